@@ -1,0 +1,167 @@
+#include "tests/games/game_properties.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "util/rng.h"
+
+namespace pz::games::testing {
+namespace {
+
+Action random_action(const std::vector<Action>& legal, util::Rng& rng) { return legal[rng.below(static_cast<uint32_t>(legal.size()))]; }
+
+// Applies one random step: a legal action, a chance outcome, or a joint action.
+void random_step(State& state, util::Rng& rng, std::vector<Action>* applied = nullptr) {
+  if (state.is_simultaneous_node()) {
+    std::vector<Action> joint;
+    for (int p = 0; p < state.game().info().num_players; ++p) {
+      std::vector<Action> legal;
+      state.legal_actions(p, legal);
+      ASSERT_FALSE(legal.empty());
+      joint.push_back(random_action(legal, rng));
+    }
+    if (applied) *applied = joint;
+    state.apply_joint_action(joint);
+    return;
+  }
+  std::vector<Action> legal;
+  state.legal_actions(legal);
+  ASSERT_FALSE(legal.empty()) << state.to_string();
+  Action a = random_action(legal, rng);
+  if (applied) *applied = {a};
+  state.apply_action(a);
+}
+
+void expect_equivalent(const State& a, const State& b) {
+  EXPECT_EQ(a.hash(), b.hash());
+  EXPECT_EQ(a.current_player(), b.current_player());
+  EXPECT_EQ(a.to_string(), b.to_string());
+  EXPECT_EQ(a.legal_actions(), b.legal_actions());
+  EXPECT_EQ(a.returns(), b.returns());
+  EXPECT_EQ(a.serialize(), b.serialize());
+}
+
+}  // namespace
+
+void check_random_playouts(const Game& game, int num_games, std::uint64_t seed) {
+  const GameInfo& info = game.info();
+  util::Rng rng(seed);
+  std::vector<Action> legal;
+  for (int g = 0; g < num_games; ++g) {
+    auto state = game.new_initial_state();
+    int steps = 0;
+    while (!state->is_terminal()) {
+      ASSERT_LE(steps, info.max_game_length) << "game longer than max_game_length";
+      ASSERT_EQ(state->move_number(), steps);
+      if (!state->is_simultaneous_node()) {
+        state->legal_actions(legal);
+        ASSERT_FALSE(legal.empty()) << "non-terminal state without moves:\n" << state->to_string();
+        ASSERT_TRUE(std::is_sorted(legal.begin(), legal.end()));
+        ASSERT_EQ(std::adjacent_find(legal.begin(), legal.end()), legal.end()) << "duplicate legal action";
+        const int bound = state->is_chance_node() ? info.max_chance_outcomes : info.num_distinct_actions;
+        for (Action a : legal) {
+          ASSERT_GE(a, 0);
+          ASSERT_LT(a, bound);
+          if (!state->is_chance_node()) {
+            const std::string text = state->action_to_string(state->current_player(), a);
+            std::string error;
+            auto parsed = state->parse_action(text, &error);
+            ASSERT_TRUE(parsed.has_value()) << "cannot parse own notation '" << text << "': " << error;
+            ASSERT_EQ(*parsed, a) << "notation '" << text << "' does not round-trip";
+          }
+        }
+        if (state->is_chance_node()) {
+          double total = 0;
+          for (auto [a, p] : state->chance_outcomes()) total += p;
+          ASSERT_NEAR(total, 1.0, 1e-9);
+        }
+      }
+      // Observations: right size, finite.
+      for (int p = 0; p < info.num_players; ++p) {
+        auto obs = state->observation(p);
+        ASSERT_EQ(static_cast<int>(obs.size()), info.observation_shape.size());
+        for (float v : obs) ASSERT_TRUE(std::isfinite(v));
+      }
+      // Serialisation round trip, on a sample of nodes to keep the test fast.
+      if (rng.below(4) == 0) {
+        auto restored = game.deserialize(state->serialize());
+        expect_equivalent(*state, *restored);
+      }
+      // Clone independence.
+      auto copy = state->clone();
+      const std::uint64_t before = state->hash();
+      random_step(*copy, rng);
+      ASSERT_EQ(state->hash(), before) << "applying to a clone changed the original";
+      random_step(*state, rng);
+      ++steps;
+    }
+    ASSERT_TRUE(state->legal_actions().empty());
+    auto returns = state->returns();
+    ASSERT_EQ(static_cast<int>(returns.size()), info.num_players);
+    double sum = 0;
+    for (double r : returns) {
+      ASSERT_GE(r, info.min_return);
+      ASSERT_LE(r, info.max_return);
+      sum += r;
+    }
+    if (info.zero_sum) {
+      ASSERT_NEAR(sum, 0.0, 1e-9);
+    }
+    auto restored = game.deserialize(state->serialize());
+    expect_equivalent(*state, *restored);
+  }
+}
+
+void check_symmetries(const Game& game, int num_games, std::uint64_t seed) {
+  const GameInfo& info = game.info();
+  util::Rng rng(seed);
+  std::vector<float> obs(static_cast<size_t>(info.observation_shape.size()));
+  std::vector<float> transformed(obs.size());
+  for (Symmetry s : game.symmetries()) {
+    for (int g = 0; g < num_games; ++g) {
+      auto original = game.new_initial_state();
+      auto image = game.new_initial_state();
+      while (!original->is_terminal()) {
+        ASSERT_FALSE(image->is_terminal()) << symmetry_name(s);
+        ASSERT_EQ(original->current_player(), image->current_player());
+        auto legal = original->legal_actions();
+        std::vector<Action> mapped;
+        for (Action a : legal) mapped.push_back(game.transform_action(s, a));
+        std::sort(mapped.begin(), mapped.end());
+        ASSERT_EQ(mapped, image->legal_actions()) << "symmetry " << symmetry_name(s) << "\n" << original->to_string();
+        for (int p = 0; p < info.num_players; ++p) {
+          original->observation(p, obs.data());
+          game.transform_planes(s, info.observation_shape, obs.data(), transformed.data());
+          ASSERT_EQ(transformed, image->observation(p)) << "symmetry " << symmetry_name(s) << "\n" << original->to_string();
+        }
+        std::vector<Action> applied;
+        random_step(*original, rng, &applied);
+        if (applied.size() == 1 && !image->is_simultaneous_node()) {
+          image->apply_action(image->is_chance_node() ? applied[0] : game.transform_action(s, applied[0]));
+        } else {
+          for (Action& a : applied) a = game.transform_action(s, a);
+          image->apply_joint_action(applied);
+        }
+      }
+      ASSERT_TRUE(image->is_terminal());
+      ASSERT_EQ(original->returns(), image->returns());
+    }
+  }
+  // Policy transform must be a permutation consistent with transform_action.
+  for (Symmetry s : game.symmetries()) {
+    std::set<Action> images;
+    for (Action a = 0; a < info.num_distinct_actions; ++a) {
+      Action b = game.transform_action(s, a);
+      ASSERT_GE(b, 0);
+      ASSERT_LT(b, info.num_distinct_actions);
+      ASSERT_EQ(game.transform_action(inverse(s), b), a);
+      images.insert(b);
+    }
+    ASSERT_EQ(static_cast<int>(images.size()), info.num_distinct_actions);
+  }
+}
+
+}  // namespace pz::games::testing

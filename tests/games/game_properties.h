@@ -1,0 +1,26 @@
+// Checks every game must pass, shared by the per-game test files.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "games/game.h"
+
+namespace pz::games::testing {
+
+// Plays `num_games` random games (seeded) and checks at every node: legal actions sorted,
+// unique, in range, and each one's notation parses back to itself; clone() is
+// independent; serialize()/deserialize() round-trips (same hash, text, legal moves,
+// player, returns); the hash changes with every move in games without pass-like no-ops
+// only when `hash_changes_every_move`; observation has the declared size and finite values;
+// terminal returns lie in [min_return, max_return] and sum to 0 for zero-sum games; the
+// game ends within max_game_length. Uses gtest assertions.
+void check_random_playouts(const Game& game, int num_games, std::uint64_t seed);
+
+// For every symmetry s of the game: replays random games from the initial state both as
+// played and with every action transformed by s, and checks the transformed game's legal
+// actions are the transformed legal actions, its observation planes are the transformed
+// planes, and its outcome is the same.
+void check_symmetries(const Game& game, int num_games, std::uint64_t seed);
+
+}  // namespace pz::games::testing
