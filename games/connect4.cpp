@@ -83,6 +83,11 @@ void Connect4State::apply_action(Action column) {
   if (has_four(discs_[player], h)) winner_ = player;
 }
 
+std::string Connect4State::explain_illegal(Action action) const {
+  if (!is_terminal() && action >= 0 && action < c4().width()) return "column " + std::to_string(action + 1) + " is full";
+  return State::explain_illegal(action);
+}
+
 std::vector<double> Connect4State::returns() const {
   if (winner_ < 0) return {0.0, 0.0};
   return winner_ == 0 ? std::vector<double>{1.0, -1.0} : std::vector<double>{-1.0, 1.0};

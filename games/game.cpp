@@ -74,6 +74,12 @@ bool State::is_legal(Action action) const {
   return std::binary_search(legal.begin(), legal.end(), action);
 }
 
+std::string State::explain_illegal(Action action) const {
+  if (is_terminal()) return "the game is over";
+  if (action < 0 || action >= game().info().num_distinct_actions) return "not a move of this game";
+  return "not a legal move in this position";
+}
+
 std::vector<std::pair<Action, double>> State::chance_outcomes() const {
   if (is_chance_node()) throw std::logic_error(game().info().name + ": chance node without chance_outcomes()");
   return {};
@@ -90,7 +96,7 @@ void State::apply_joint_action(const std::vector<Action>& actions) {
 void State::apply_checked(Action action) {
   if (is_terminal()) throw util::UsageError("the game is over: no move can be played");
   if (!is_legal(action)) {
-    throw util::UsageError("illegal move " + action_to_string(current_player(), action));
+    throw util::UsageError("illegal move " + action_to_string(current_player(), action) + ": " + explain_illegal(action));
   }
   apply_action(action);
 }

@@ -142,6 +142,9 @@ class State {
   // p is the mover, otherwise none.
   virtual void legal_actions(Player p, std::vector<Action>& out) const;
   bool is_legal(Action action) const;
+  // Why `action` is not legal here, in words a player understands ("column 3 is full",
+  // "suicide", "repeats an earlier position (superko)"). Only called for illegal actions.
+  virtual std::string explain_illegal(Action action) const;
 
   // Chance outcomes with their probabilities (summing to 1) at a chance node.
   virtual std::vector<std::pair<Action, double>> chance_outcomes() const;

@@ -7,8 +7,8 @@ namespace {
 
 // One action buffer per depth, so the recursion allocates nothing after warm-up.
 std::uint64_t perft_rec(State& state, int depth, std::vector<std::vector<Action>>& buffers) {
-  if (state.is_terminal()) return 0;
   if (depth == 0) return 1;
+  if (state.is_terminal()) return 0;
   if (state.is_simultaneous_node()) {
     const int n = state.game().info().num_players;
     std::vector<std::vector<Action>> per_player(static_cast<size_t>(n));

@@ -100,6 +100,11 @@ void TicTacToeState::place(int player, int cell) {
 
 void TicTacToeState::apply_action(Action action) { place(current_player(), action); }
 
+std::string TicTacToeState::explain_illegal(Action action) const {
+  if (!is_terminal() && action >= 0 && action < 9 && owner(action) >= 0) return "cell " + action_to_string(0, action) + " is taken";
+  return State::explain_illegal(action);
+}
+
 std::vector<double> TicTacToeState::returns() const {
   if (winner_ < 0) return {0.0, 0.0};
   return winner_ == 0 ? std::vector<double>{1.0, -1.0} : std::vector<double>{-1.0, 1.0};

@@ -1,0 +1,16 @@
+// Every `polyzero` subcommand lives in its own file and adds itself to the CLI here.
+// Commands wire modules together; the logic they run lives in the modules.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace pz::apps {
+
+void add_games_command(CLI::App& app);
+void add_perft_command(CLI::App& app);
+void add_play_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
+void add_train_command(CLI::App& app);
+void add_info_command(CLI::App& app);
+
+}  // namespace pz::apps

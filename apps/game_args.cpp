@@ -1,0 +1,25 @@
+#include "apps/game_args.h"
+
+#include "games/registry.h"
+#include "util/spec.h"
+
+namespace pz::apps {
+
+void GameArgs::add_to(CLI::App& command, const std::string& default_game) {
+  auto* opt = command.add_option("--game,-g", game, "game name with optional options, e.g. hex:size=9 (see `polyzero games`)");
+  if (default_game.empty()) {
+    opt->required();
+  } else {
+    game = default_game;
+    opt->capture_default_str();
+  }
+  command.add_option("--options,-o", options, "game options key=value,... (merged into --game's)");
+}
+
+std::shared_ptr<const games::Game> GameArgs::make() const {
+  util::Spec spec = util::parse_spec(game);
+  util::parse_options(options, spec.options);
+  return games::make_game(spec);
+}
+
+}  // namespace pz::apps

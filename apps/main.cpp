@@ -1,0 +1,50 @@
+// polyzero: one executable, one subcommand per file (see commands.h).
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <exception>
+#include <iostream>
+
+#include "apps/commands.h"
+#include "util/error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"polyzero — self-play game AI: games, search, training, tournaments and play"};
+  app.require_subcommand(1);
+  std::string log_level = "info";
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
+      ->capture_default_str();
+  app.set_version_flag("--version", "polyzero 0.1.0");
+  app.parse_complete_callback([&] {
+    spdlog::set_default_logger(spdlog::stderr_color_mt("polyzero"));
+    spdlog::set_level(spdlog::level::from_str(log_level));
+  });
+
+  pz::apps::add_train_command(app);
+  pz::apps::add_play_command(app);
+  pz::apps::add_games_command(app);
+  pz::apps::add_perft_command(app);
+  pz::apps::add_bench_command(app);
+  pz::apps::add_info_command(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;  // every usage error exits with 2, whatever CLI11's own code
+  } catch (const pz::util::UsageError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "internal error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

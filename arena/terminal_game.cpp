@@ -1,0 +1,208 @@
+#include "arena/terminal_game.h"
+
+#include <iostream>
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "util/error.h"
+#include "util/spec.h"
+
+namespace pz::arena {
+
+using games::Action;
+using games::State;
+
+TerminalGame::TerminalGame(std::shared_ptr<const games::Game> game, std::vector<std::unique_ptr<Player>> players,
+                           std::uint64_t seed, std::istream& in, std::ostream& out)
+    : game_(std::move(game)), players_(std::move(players)), rng_(seed), in_(in), out_(out) {
+  if (static_cast<int>(players_.size()) != game_->info().num_players) {
+    throw util::UsageError(game_->info().long_name + " needs " + std::to_string(game_->info().num_players) +
+                           " player(s), got " + std::to_string(players_.size()));
+  }
+  history_.push_back(game_->new_initial_state());
+}
+
+std::string TerminalGame::seat_name(games::Player seat) const {
+  return "player " + std::to_string(seat + 1) + " (" + players_[static_cast<size_t>(seat)]->name() + ")";
+}
+
+std::string TerminalGame::legal_moves_text(games::Player seat) const {
+  std::vector<Action> legal;
+  state().legal_actions(seat, legal);
+  std::vector<std::string> names;
+  for (Action a : legal) names.push_back(state().action_to_string(seat, a));
+  return util::join(names, " ");
+}
+
+void TerminalGame::print_board() { out_ << "\n" << state().to_string() << std::flush; }
+
+void TerminalGame::print_result() {
+  const auto returns = state().returns();
+  out_ << "\nGame over after " << state().move_number() << " moves.";
+  if (returns.size() == 2 && game_->info().zero_sum) {
+    if (returns[0] > returns[1]) out_ << " Winner: " << seat_name(0) << ".";
+    else if (returns[1] > returns[0]) out_ << " Winner: " << seat_name(1) << ".";
+    else out_ << " Draw.";
+  }
+  out_ << " Returns:";
+  for (size_t p = 0; p < returns.size(); ++p) out_ << " " << util::format_double(returns[p]);
+  out_ << "\n";
+}
+
+void TerminalGame::apply(Action action) {
+  const State& before = state();
+  for (auto& p : players_) p->observe_action(before, action);
+  auto next = before.clone();
+  next->apply_action(action);
+  history_.push_back(std::move(next));
+}
+
+void TerminalGame::apply_joint(const std::vector<Action>& actions) {
+  auto next = state().clone();
+  next->apply_joint_action(actions);
+  history_.push_back(std::move(next));
+  for (auto& p : players_) p->reset(state());
+}
+
+bool TerminalGame::undo(games::Player seat) {
+  // Rewind to the previous state where this seat was to move, so a person playing an AI
+  // takes back their move and the AI's answer together.
+  for (size_t i = history_.size() - 1; i-- > 0;) {
+    const auto mover = history_[i]->current_player();
+    if (mover == seat || (mover == games::kSimultaneousPlayer)) {
+      history_.resize(i + 1);
+      for (auto& p : players_) p->reset(state());
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<Action> TerminalGame::ask_human(games::Player seat) {
+  while (true) {
+    out_ << seat_name(seat) << " to move> " << std::flush;
+    std::string line;
+    if (!std::getline(in_, line)) {
+      out_ << "\n(input ended)\n";
+      outcome_ = Outcome::kInputEnded;
+      return std::nullopt;
+    }
+    const std::string command = util::to_lower(util::trim(line));
+    if (command.empty()) continue;
+    if (command == "quit" || command == "exit" || command == "q") {
+      outcome_ = Outcome::kQuit;
+      return std::nullopt;
+    }
+    if (command == "help" || command == "?") {
+      out_ << "Type a move in " << game_->info().long_name << " notation (legal now: " << legal_moves_text(seat)
+           << ").\nCommands: moves (list legal moves), board (draw the board), undo (take back your last move), "
+              "quit.\n";
+      continue;
+    }
+    if (command == "moves" || command == "legal") {
+      out_ << "Legal moves: " << legal_moves_text(seat) << "\n";
+      continue;
+    }
+    if (command == "board") {
+      print_board();
+      continue;
+    }
+    if (command == "undo") {
+      if (undo(seat)) {
+        out_ << "Undone.\n";
+        return std::nullopt;
+      }
+      out_ << "Nothing to undo.\n";
+      continue;
+    }
+    std::string error;
+    auto action = state().parse_action(line, &error);
+    if (!action) {
+      out_ << "Cannot read '" << util::trim(line) << "': " << error << ".\nLegal moves: " << legal_moves_text(seat)
+           << "\n";
+      continue;
+    }
+    std::vector<Action> legal;
+    state().legal_actions(seat, legal);
+    if (std::find(legal.begin(), legal.end(), *action) == legal.end()) {
+      out_ << "Illegal move " << state().action_to_string(seat, *action) << ": " << state().explain_illegal(*action)
+           << ".\nLegal moves: " << legal_moves_text(seat) << "\n";
+      continue;
+    }
+    return action;
+  }
+}
+
+TerminalGame::Outcome TerminalGame::run() {
+  out_ << game_->info().long_name << " (" << game_->spec().to_string() << ")";
+  for (int p = 0; p < game_->info().num_players; ++p) out_ << (p ? " vs " : ": ") << seat_name(p);
+  out_ << "\n";
+  bool any_human = false;
+  for (const auto& p : players_) any_human |= p->is_human();
+  if (any_human) out_ << "Type 'help' for commands.\n";
+  print_board();
+  while (!state().is_terminal()) {
+    const games::Player mover = state().current_player();
+    if (mover == games::kChancePlayer) {
+      const auto outcomes = state().chance_outcomes();
+      double r = rng_.uniform(), acc = 0;
+      Action chosen = outcomes.back().first;
+      for (auto [a, prob] : outcomes) {
+        acc += prob;
+        if (r < acc) {
+          chosen = a;
+          break;
+        }
+      }
+      out_ << "Chance: " << state().action_to_string(games::kChancePlayer, chosen) << "\n";
+      apply(chosen);
+      print_board();
+      continue;
+    }
+    if (mover == games::kSimultaneousPlayer) {
+      std::vector<Action> joint;
+      bool rewound = false;
+      for (int seat = 0; seat < game_->info().num_players && !rewound; ++seat) {
+        auto& player = players_[static_cast<size_t>(seat)];
+        if (player->is_human()) {
+          auto a = ask_human(seat);
+          if (!a) {
+            if (outcome_) return *outcome_;
+            rewound = true;
+            break;
+          }
+          joint.push_back(*a);
+        } else {
+          joint.push_back(player->choose_action(state(), seat));
+        }
+      }
+      if (rewound) {
+        print_board();
+        continue;
+      }
+      apply_joint(joint);
+      print_board();
+      continue;
+    }
+    auto& player = players_[static_cast<size_t>(mover)];
+    if (player->is_human()) {
+      auto a = ask_human(mover);
+      if (!a) {
+        if (outcome_) return *outcome_;
+        print_board();  // after undo
+        continue;
+      }
+      apply(*a);
+    } else {
+      const Action a = player->choose_action(state(), mover);
+      out_ << seat_name(mover) << " plays " << state().action_to_string(mover, a) << "\n";
+      apply(a);
+    }
+    print_board();
+  }
+  print_result();
+  return Outcome::kFinished;
+}
+
+}  // namespace pz::arena

@@ -1,0 +1,49 @@
+// One game in a text terminal: the board after every move, human players typing moves in
+// the game's notation (plus `help`, `moves`, `undo`, `board`, `quit`), AI players answering
+// through Player::choose_action, chance outcomes drawn from a seeded generator.
+//
+// Streams are parameters so tests drive a session with scripted input.
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <vector>
+
+#include "arena/player.h"
+#include "games/game.h"
+#include "util/rng.h"
+
+namespace pz::arena {
+
+class TerminalGame {
+ public:
+  TerminalGame(std::shared_ptr<const games::Game> game, std::vector<std::unique_ptr<Player>> players,
+               std::uint64_t seed, std::istream& in, std::ostream& out);
+
+  enum class Outcome { kFinished, kQuit, kInputEnded };
+  Outcome run();
+
+  const games::State& state() const { return *history_.back(); }
+
+ private:
+  // Asks the human at `seat` until a legal move (returned) or a session command that ends
+  // the turn (undo → nullopt and the history rewound; quit/EOF → nullopt and `outcome_`).
+  std::optional<games::Action> ask_human(games::Player seat);
+  bool undo(games::Player seat);
+  void apply(games::Action action);
+  void apply_joint(const std::vector<games::Action>& actions);
+  void print_board();
+  void print_result();
+  std::string seat_name(games::Player seat) const;
+  std::string legal_moves_text(games::Player seat) const;
+
+  std::shared_ptr<const games::Game> game_;
+  std::vector<std::unique_ptr<Player>> players_;
+  util::Rng rng_;
+  std::istream& in_;
+  std::ostream& out_;
+  std::vector<std::unique_ptr<games::State>> history_;  // every state so far, for undo
+  std::optional<Outcome> outcome_;
+};
+
+}  // namespace pz::arena

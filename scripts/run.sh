@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Setup if needed, incremental release build, then build/polyzero ARGS...
+#   scripts/run.sh train --game connect4
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/setup.sh"
+"$root/scripts/build.sh" release >&2
+exec "$root/build/polyzero" "$@"

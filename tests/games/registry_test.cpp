@@ -1,0 +1,65 @@
+#include "games/registry.h"
+
+#include <gtest/gtest.h>
+
+#include "util/error.h"
+
+namespace pz::games {
+namespace {
+
+std::string error_of(const std::string& spec) {
+  try {
+    make_game(spec);
+  } catch (const util::UsageError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Registry, HasTheSixBoardGames) {
+  for (const char* name : {"tictactoe", "connect4", "hex", "othello", "go", "breakthrough"}) {
+    const GameEntry* entry = find_game(name);
+    ASSERT_NE(entry, nullptr) << name;
+    EXPECT_EQ(entry->family, Family::kBoard);
+    auto game = make_game(name);
+    EXPECT_EQ(game->info().name, name);
+    EXPECT_EQ(game->info().num_players, 2);
+    auto state = game->new_initial_state();
+    EXPECT_FALSE(state->is_terminal());
+    EXPECT_FALSE(state->legal_actions().empty());
+  }
+}
+
+TEST(Registry, CanonicalSpecSpellsOutEveryOption) {
+  EXPECT_EQ(make_game("connect4")->spec().to_string(), "connect4:height=6,width=7");
+  EXPECT_EQ(make_game("connect4:width=8")->spec().to_string(), "connect4:height=6,width=8");
+  EXPECT_EQ(make_game("CONNECT4")->info().name, "connect4");
+}
+
+TEST(Registry, UnknownGameListsTheKnownOnes) {
+  std::string e = error_of("chess");
+  EXPECT_NE(e.find("unknown game 'chess'"), std::string::npos);
+  EXPECT_NE(e.find("connect4"), std::string::npos);
+  EXPECT_NE(e.find("othello"), std::string::npos);
+}
+
+TEST(Registry, BadOptionsAreExplained) {
+  EXPECT_NE(error_of("connect4:depth=3").find("valid options: width, height"), std::string::npos);
+  EXPECT_NE(error_of("connect4:width=3").find("4..9"), std::string::npos);
+  EXPECT_NE(error_of("connect4:width=9,height=7").find("at most 64"), std::string::npos);
+  EXPECT_NE(error_of("hex:size=4").find("5..19"), std::string::npos);
+  EXPECT_NE(error_of("go:size=20").find("5..19"), std::string::npos);
+  EXPECT_NE(error_of("othello:size=7").find("even"), std::string::npos);
+}
+
+TEST(Registry, StatesOutliveNothingButTheirGame) {
+  // The registry hands out shared games; states made from a copy stay valid while it lives.
+  auto game = make_game("go:size=5");
+  auto state = game->new_initial_state();
+  auto copy = state->clone();
+  state.reset();
+  EXPECT_EQ(copy->legal_actions().size(), 26u);
+}
+
+}  // namespace
+}  // namespace pz::games
