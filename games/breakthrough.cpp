@@ -336,4 +336,20 @@ GameEntry breakthrough_entry() {
           }};
 }
 
+std::string BreakthroughState::explain_illegal(Action action) const {
+  const auto& g = bt();
+  if (is_terminal() || action < 0 || action >= 3 * g.cells()) return State::explain_illegal(action);
+  const int from = action % g.cells(), dir = action / g.cells();
+  const int fy = from / g.columns(), fx = from % g.columns();
+  auto square = [&](int y, int x) { return std::string(1, static_cast<char>('a' + x)) + std::to_string(g.rows() - y); };
+  if (owner(fy, fx) != to_move_) return "there is no pawn of yours on " + square(fy, fx);
+  const int tx = fx + dir - 1;
+  if (tx < 0 || tx >= g.columns()) return "that move leaves the board";
+  const int to = target(to_move_, from, dir), ty = to / g.columns();
+  const int there = owner(ty, tx);
+  if (there == to_move_) return square(ty, tx) + " holds your own pawn";
+  if (there >= 0 && dir == 1) return "a pawn captures only diagonally: " + square(ty, tx) + " is blocked";
+  return State::explain_illegal(action);
+}
+
 }  // namespace pz::games

@@ -85,6 +85,7 @@ class BreakthroughState final : public State {
   int move_number() const override { return moves_; }
   void legal_actions(std::vector<Action>& out) const override;
   void apply_action(Action action) override;
+  std::string explain_illegal(Action action) const override;
   std::vector<double> returns() const override;
   void observation(Player player, float* out) const override;
   std::string action_to_string(Player player, Action action) const override;

@@ -60,6 +60,11 @@ void Game::transform_planes(Symmetry symmetry, const Shape& shape, const float* 
   }
 }
 
+void Game::transform_policy(Symmetry symmetry, const float* in, float* out) const {
+  std::fill(out, out + info_.policy_shape.size(), 0.0f);
+  for (Action a = 0; a < info_.num_distinct_actions; ++a) out[transform_action(symmetry, a)] = in[a];
+}
+
 void State::legal_actions(Player p, std::vector<Action>& out) const {
   if (p == current_player()) {
     legal_actions(out);

@@ -103,8 +103,12 @@ class Game {
   // The action that `action` becomes when the board is transformed by `symmetry`.
   // Default: move the action's policy cell; games override for non-spatial actions.
   virtual Action transform_action(Symmetry symmetry, Action action) const;
-  // Transforms C×H×W planes (observation or policy): `out` must not alias `in`.
+  // Transforms observation planes (C×H×W) cell by cell: `out` must not alias `in`.
   void transform_planes(Symmetry symmetry, const Shape& shape, const float* in, float* out) const;
+  // Transforms a policy (one value per policy cell, policy_shape.size() floats) action by
+  // action through transform_action, so direction planes (Breakthrough) and non-spatial
+  // actions (pass, swap) move correctly. Cells that are no action are zero in `out`.
+  void transform_policy(Symmetry symmetry, const float* in, float* out) const;
 
  protected:
   Game(GameInfo info, util::Spec spec, std::vector<Symmetry> symmetries = {Symmetry::kIdentity});

@@ -161,6 +161,13 @@ void check_symmetries(const Game& game, int num_games, std::uint64_t seed) {
       images.insert(b);
     }
     ASSERT_EQ(static_cast<int>(images.size()), info.num_distinct_actions);
+    // transform_policy moves each action's probability to its image.
+    std::vector<float> policy(static_cast<size_t>(info.policy_shape.size()), 0.0f), moved(policy.size());
+    for (Action a = 0; a < info.num_distinct_actions; ++a) policy[static_cast<size_t>(a)] = static_cast<float>(a + 1);
+    game.transform_policy(s, policy.data(), moved.data());
+    for (Action a = 0; a < info.num_distinct_actions; ++a) {
+      ASSERT_EQ(moved[static_cast<size_t>(game.transform_action(s, a))], static_cast<float>(a + 1));
+    }
   }
 }
 

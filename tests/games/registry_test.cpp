@@ -61,5 +61,37 @@ TEST(Registry, StatesOutliveNothingButTheirGame) {
   EXPECT_EQ(copy->legal_actions().size(), 26u);
 }
 
+// Every game says why a move is refused, in its own words.
+TEST(Registry, IllegalMovesAreExplainedByEveryGame) {
+  struct Case {
+    const char* game;
+    std::vector<const char*> moves;
+    const char* illegal;
+    const char* reason;
+  };
+  const std::vector<Case> cases = {
+      {"tictactoe", {"b2"}, "b2", "cell b2 is taken"},
+      {"connect4", {"1", "1", "1", "1", "1", "1"}, "1", "column 1 is full"},
+      {"hex", {"c3", "d4"}, "c3", "occupied"},
+      {"hex", {"c3", "d4"}, "swap", "second move"},
+      {"othello", {}, "a1", "flips no disc"},
+      {"othello", {}, "d4", "occupied"},
+      {"go:size=5", {"c3"}, "c3", "occupied"},
+      {"go:size=5", {"a2", "pass", "b1"}, "a1", "suicide"},
+      {"breakthrough", {}, "a1-a2", "your own pawn"},
+      {"breakthrough", {}, "a3-a4", "no pawn of yours"},
+  };
+  for (const auto& c : cases) {
+    auto game = make_game(c.game);
+    auto state = game->new_initial_state();
+    for (const char* m : c.moves) state->apply_checked(*state->parse_action(m));
+    auto action = state->parse_action(c.illegal);
+    ASSERT_TRUE(action) << c.game << " " << c.illegal;
+    ASSERT_FALSE(state->is_legal(*action)) << c.game << " " << c.illegal;
+    EXPECT_NE(state->explain_illegal(*action).find(c.reason), std::string::npos)
+        << c.game << " " << c.illegal << ": " << state->explain_illegal(*action);
+  }
+}
+
 }  // namespace
 }  // namespace pz::games
