@@ -5,13 +5,14 @@
 #include <iostream>
 
 #include "apps/commands.h"
+#include "bench/mcts_bench.h"
 #include "bench/playout_bench.h"
 #include "games/registry.h"
 
 namespace pz::apps {
 
 void add_bench_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("bench", "benchmarks: games (random-playout throughput)");
+  auto* cmd = app.add_subcommand("bench", "benchmarks: games (random-playout throughput), mcts (search simulations/s)");
   cmd->require_subcommand(1);
   auto* games_cmd = cmd->add_subcommand("games", "random-playout throughput per game (games/s, moves/s)");
   struct Args {
@@ -43,6 +44,53 @@ void add_bench_command(CLI::App& app) {
                     r.games_per_second(), r.moves_per_second(), static_cast<double>(r.moves) / static_cast<double>(r.games));
         std::fflush(stdout);
       }
+    }
+  });
+
+  auto* mcts_cmd = cmd->add_subcommand("mcts", "search simulations/s: uniform evaluator and rollouts, 1 and T threads");
+  struct MctsArgs {
+    std::string game = "connect4";
+    int threads = 2;
+    double seconds = 2.0;
+    int sims = 10000;
+    bool json = false;
+  };
+  auto margs = std::make_shared<MctsArgs>();
+  mcts_cmd->add_option("--game,-g", margs->game, "game spec")->capture_default_str();
+  mcts_cmd->add_option("--threads,-t", margs->threads, "largest thread count (measured: 1 and this)")->check(CLI::PositiveNumber)->capture_default_str();
+  mcts_cmd->add_option("--seconds", margs->seconds, "time per measurement")->check(CLI::PositiveNumber)->capture_default_str();
+  mcts_cmd->add_option("--sims", margs->sims, "simulations per search (fresh tree each)")->check(CLI::PositiveNumber)->capture_default_str();
+  mcts_cmd->add_flag("--json", margs->json, "one JSON object per measurement, then the scaling");
+  mcts_cmd->callback([margs] {
+    const auto game = games::make_game(margs->game);
+    std::vector<int> threads{1};
+    if (margs->threads > 1) threads.push_back(margs->threads);
+    const auto r = bench::measure_mcts(*game, threads, margs->seconds, margs->sims, 12345);
+    if (!margs->json) {
+      std::printf("%-24s %-9s %8s %12s %14s %14s\n", "game", "evaluator", "threads", "simulations", "simulations/s", "sims/cpu-s");
+    }
+    for (const auto& row : r.rows) {
+      if (margs->json) {
+        std::cout << nlohmann::json{{"game", row.game}, {"evaluator", row.evaluator}, {"threads", row.threads},
+                                    {"simulations", row.simulations}, {"seconds", row.seconds},
+                                    {"simulations_per_second", row.per_second()},
+                                    {"simulations_per_cpu_second", row.per_cpu_second()}}
+                         .dump()
+                  << std::endl;
+      } else {
+        std::printf("%-24s %-9s %8d %12lld %14.0f %14.0f\n", row.game.c_str(), row.evaluator.c_str(), row.threads,
+                    static_cast<long long>(row.simulations), row.per_second(), row.per_cpu_second());
+      }
+    }
+    if (margs->json) {
+      std::cout << nlohmann::json{{"scaling_uniform", r.scaling_uniform}, {"scaling_rollout", r.scaling_rollout},
+                                  {"cpu_efficiency_uniform", r.cpu_efficiency_uniform},
+                                  {"cpu_efficiency_rollout", r.cpu_efficiency_rollout}}
+                       .dump()
+                << std::endl;
+    } else if (threads.size() > 1) {
+      std::printf("scaling 1 -> %d threads: uniform %.2fx, rollout %.2fx (per CPU-second: %.2f, %.2f)\n", margs->threads,
+                  r.scaling_uniform, r.scaling_rollout, r.cpu_efficiency_uniform, r.cpu_efficiency_rollout);
     }
   });
 }

@@ -9,8 +9,10 @@ namespace pz::apps {
 void add_games_command(CLI::App& app);
 void add_perft_command(CLI::App& app);
 void add_play_command(CLI::App& app);
+void add_match_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_info_command(CLI::App& app);
+void add_lr_command(CLI::App& app);
 
 }  // namespace pz::apps

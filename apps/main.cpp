@@ -23,9 +23,11 @@ int main(int argc, char** argv) {
 
   pz::apps::add_train_command(app);
   pz::apps::add_play_command(app);
+  pz::apps::add_match_command(app);
   pz::apps::add_games_command(app);
   pz::apps::add_perft_command(app);
   pz::apps::add_bench_command(app);
+  pz::apps::add_lr_command(app);
   pz::apps::add_info_command(app);
 
   try {

@@ -1,6 +1,7 @@
 #include "arena/player_factory.h"
 
 #include "arena/basic_players.h"
+#include "arena/search_players.h"
 #include "util/error.h"
 
 namespace pz::arena {
@@ -19,6 +20,76 @@ const std::vector<PlayerKind>& player_kinds() {
                    const int own = v.get_int("seed");
                    return std::unique_ptr<Player>(
                        std::make_unique<RandomPlayer>(spec.to_string(), own >= 0 ? static_cast<std::uint64_t>(own) : seed));
+                 }});
+    util::OptionSchema uct_options;
+    uct_options.add_int("sims", 1000, "simulations per move (0: use seconds)", 0)
+        .add_double("seconds", 0.0, "time per move in seconds (0: use sims)", 0.0)
+        .add_double("c", 1.0, "UCB1 exploration constant (values in [0, 1])", 0.0)
+        .add_int("rollouts", 1, "random playouts per new leaf", 1, 1000)
+        .add_int("seed", -1, "random seed (-1: derived from the match seed)", -1);
+    k.push_back({"uct", "classic UCT with random rollouts (the reference opponent)", std::move(uct_options),
+                 [](const util::OptionSchema::Values& v, const util::Spec& spec, const games::Game& game, std::uint64_t seed) {
+                   mcts::UctConfig config;
+                   config.simulations = v.get_int("sims");
+                   config.max_seconds = v.get_double("seconds");
+                   config.c = v.get_double("c");
+                   config.rollouts = v.get_int("rollouts");
+                   if (config.simulations <= 0 && config.max_seconds <= 0) {
+                     throw util::UsageError("player 'uct': set sims or seconds above 0");
+                   }
+                   const int own = v.get_int("seed");
+                   return std::unique_ptr<Player>(std::make_unique<UctPlayer>(
+                       spec.to_string(), game, config, own >= 0 ? static_cast<std::uint64_t>(own) : seed));
+                 }});
+    util::OptionSchema mcts_options;
+    mcts_options.add_int("sims", 800, "simulations per move (0: use seconds)", 0)
+        .add_double("seconds", 0.0, "time per move in seconds (0: use sims)", 0.0)
+        .add_int("threads", 1, "search threads on the tree", 1, 256)
+        .add_int("batch", 1, "leaves per evaluation and thread (virtual loss)", 1, 1024)
+        .add_double("c", 1.25, "c_puct_init", 0.0)
+        .add_double("cbase", 19652, "c_puct_base (log growth of c_puct)", 1.0)
+        .add_double("fpu", 0.25, "first-play-urgency reduction", 0.0)
+        .add_int("rollouts", 1, "random playouts per leaf for its value (0: value 0, priors only)", 0, 1000)
+        .add_string("select", "visits", "final move by most visits or lower confidence bound", {"visits", "lcb"})
+        .add_double("temp", 0.0, "move temperature (0: best move)", 0.0)
+        .add_int("temp_moves", 0, "moves played at `temp` before turning greedy (0: all)", 0)
+        .add_bool("noise", false, "Dirichlet noise at the root")
+        .add_bool("solver", true, "MCTS-solver: play proven wins, avoid proven losses")
+        .add_bool("reuse", true, "keep the subtree between moves")
+        .add_int("seed", -1, "random seed (-1: derived from the match seed)", -1);
+    k.push_back({"mcts", "PUCT search over uniform priors and random-rollout values", std::move(mcts_options),
+                 [](const util::OptionSchema::Values& v, const util::Spec& spec, const games::Game& game, std::uint64_t seed) {
+                   mcts::SearchConfig config;
+                   config.simulations = v.get_int("sims");
+                   config.max_seconds = v.get_double("seconds");
+                   if (config.simulations <= 0 && config.max_seconds <= 0) {
+                     throw util::UsageError("player 'mcts': set sims or seconds above 0");
+                   }
+                   config.threads = v.get_int("threads");
+                   config.leaves_per_batch = v.get_int("batch");
+                   config.c_puct_init = v.get_double("c");
+                   config.c_puct_base = v.get_double("cbase");
+                   config.fpu_reduction = v.get_double("fpu");
+                   config.root_noise = v.get_bool("noise");
+                   config.solver = v.get_bool("solver");
+                   config.reuse_tree = v.get_bool("reuse");
+                   mcts::MoveSelection selection;
+                   selection.method = v.get_string("select") == "lcb" ? mcts::MoveSelection::Method::kLcb
+                                                                      : mcts::MoveSelection::Method::kVisits;
+                   const double temp = v.get_double("temp");
+                   const int temp_moves = v.get_int("temp_moves");
+                   selection.temperature = {temp, temp_moves > 0 ? 0.0 : temp, temp_moves, 0.0};
+                   const int own = v.get_int("seed");
+                   const std::uint64_t s = own >= 0 ? static_cast<std::uint64_t>(own) : seed;
+                   const int rollouts = v.get_int("rollouts");
+                   std::unique_ptr<mcts::Evaluator> evaluator;
+                   if (rollouts > 0) {
+                     evaluator = std::make_unique<mcts::RolloutEvaluator>(rollouts, s ^ 0x5EED);
+                   } else {
+                     evaluator = std::make_unique<mcts::UniformEvaluator>();
+                   }
+                   return std::unique_ptr<Player>(
+                       std::make_unique<MctsPlayer>(spec.to_string(), game, config, selection, std::move(evaluator), s));
                  }});
     return k;
   }();

@@ -103,6 +103,12 @@ class Game {
   // The action that `action` becomes when the board is transformed by `symmetry`.
   // Default: move the action's policy cell; games override for non-spatial actions.
   virtual Action transform_action(Symmetry symmetry, Action action) const;
+  // The chance outcome that `outcome` becomes under `symmetry` (e.g. the cell where 2048
+  // spawns a tile). Default: unchanged, right for dice and other non-spatial outcomes.
+  virtual Action transform_chance_outcome(Symmetry symmetry, Action outcome) const {
+    (void)symmetry;
+    return outcome;
+  }
   // Transforms observation planes (C×H×W) cell by cell: `out` must not alias `in`.
   void transform_planes(Symmetry symmetry, const Shape& shape, const float* in, float* out) const;
   // Transforms a policy (one value per policy cell, policy_shape.size() floats) action by

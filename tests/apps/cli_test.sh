@@ -73,6 +73,40 @@ expect_out '"moves_per_second"'
 expect_status 0 "$pz" train --game connect4
 expect_out "not part of this build yet"
 
+# lr: a schedule as text, JSON and SVG; config mistakes name the field and exit 2.
+[[ $main_help == *"  lr  "* ]] || fail "--help does not list lr: $main_help"
+sched='{"type":"poly","total_iters":4,"power":1,"warmup":{"type":"linear","steps":2,"start_factor":0.5}}'
+expect_status 0 "$pz" lr --config "$sched" --steps 8 --lr 0.1
+expect_out "step lr"
+expect_out $'\n2 0.1\n'
+expect_out $'\n6 0\n'
+expect_status 0 "$pz" lr --config "$sched" --steps 8 --lr 0.1 --json
+echo "$out" | python3 -c '
+import json, sys
+lr = json.load(sys.stdin)["lr"]
+want = [0.05, 0.075, 0.1, 0.075, 0.05, 0.025, 0.0, 0.0]
+assert len(lr) == 8 and all(abs(a - b) < 1e-15 for a, b in zip(lr, want)), lr' || fail "lr --json: $out"
+echo '{"type": "cosine", "T_max": 50, "eta_min": 0.001}' >"$tmp/sched.json"
+expect_status 0 "$pz" lr --config "$tmp/sched.json" --steps 60 --plot "$tmp/lr.svg"
+[[ -s $tmp/lr.svg ]] && grep -q '<polyline' "$tmp/lr.svg" && grep -q '>learning rate</text>' "$tmp/lr.svg" \
+  && grep -q '</svg>' "$tmp/lr.svg" || fail "lr --plot did not write a plot"
+expect_status 2 "$pz" lr --config '{"type":"poly","powr":2}' --steps 3
+expect_err "unknown field 'powr'"
+expect_err "allowed fields:"
+expect_status 2 "$pz" lr --config '{"type":"multistep","milestones":[5,3]}' --steps 3
+expect_err "scheduler.milestones[1]"
+expect_status 2 "$pz" lr --config '{"type":' --steps 3
+expect_err "is not valid JSON"
+expect_status 2 "$pz" lr --config "$tmp/missing.json" --steps 3
+expect_err "cannot read --config"
+expect_status 2 "$pz" lr --config '{"type":"one_cycle","max_lr":1,"total_steps":5}' --steps 10
+expect_err "past the end of the cycle"
+expect_status 2 "$pz" lr --config '{"type":"reduce_on_plateau"}' --steps 4
+expect_err "3 metric values"
+printf '1 0.9 0.95\n' >"$tmp/metrics.txt"
+expect_status 0 "$pz" lr --config '{"type":"reduce_on_plateau","patience":0,"factor":0.5}' --steps 4 --metrics "$tmp/metrics.txt" --json
+[[ $out == '{"lr":[1.0,1.0,1.0,0.5]}' ]] || fail "lr with metrics: $out"
+
 if [[ $failures -gt 0 ]]; then
   echo "$failures CLI check(s) failed"
   exit 1

@@ -37,7 +37,7 @@ TEST(PlayerFactory, UnknownPlayerOrOptionIsExplained) {
     make_player("alphago", *game, 1);
     FAIL();
   } catch (const util::UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("known players: human, random"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("known players: human, random, uct, mcts"), std::string::npos);
   }
   EXPECT_THROW(make_player("random:sims=3", *game, 1), util::UsageError);
   EXPECT_THROW(make_player("random:seed=x", *game, 1), util::UsageError);

@@ -127,11 +127,20 @@ void check_symmetries(const Game& game, int num_games, std::uint64_t seed) {
       while (!original->is_terminal()) {
         ASSERT_FALSE(image->is_terminal()) << symmetry_name(s);
         ASSERT_EQ(original->current_player(), image->current_player());
-        auto legal = original->legal_actions();
-        std::vector<Action> mapped;
-        for (Action a : legal) mapped.push_back(game.transform_action(s, a));
-        std::sort(mapped.begin(), mapped.end());
-        ASSERT_EQ(mapped, image->legal_actions()) << "symmetry " << symmetry_name(s) << "\n" << original->to_string();
+        const bool chance = original->is_chance_node();
+        for (int p = 0; p < info.num_players; ++p) {
+          std::vector<Action> legal, image_legal, mapped;
+          if (original->is_simultaneous_node()) {
+            original->legal_actions(p, legal);
+            image->legal_actions(p, image_legal);
+          } else if (p == 0) {
+            original->legal_actions(legal);
+            image->legal_actions(image_legal);
+          }
+          for (Action a : legal) mapped.push_back(chance ? game.transform_chance_outcome(s, a) : game.transform_action(s, a));
+          std::sort(mapped.begin(), mapped.end());
+          ASSERT_EQ(mapped, image_legal) << "symmetry " << symmetry_name(s) << "\n" << original->to_string();
+        }
         for (int p = 0; p < info.num_players; ++p) {
           original->observation(p, obs.data());
           game.transform_planes(s, info.observation_shape, obs.data(), transformed.data());
@@ -140,7 +149,8 @@ void check_symmetries(const Game& game, int num_games, std::uint64_t seed) {
         std::vector<Action> applied;
         random_step(*original, rng, &applied);
         if (applied.size() == 1 && !image->is_simultaneous_node()) {
-          image->apply_action(image->is_chance_node() ? applied[0] : game.transform_action(s, applied[0]));
+          image->apply_action(image->is_chance_node() ? game.transform_chance_outcome(s, applied[0])
+                                                      : game.transform_action(s, applied[0]));
         } else {
           for (Action& a : applied) a = game.transform_action(s, a);
           image->apply_joint_action(applied);

@@ -18,7 +18,8 @@ namespace pz::games::testing {
 void check_random_playouts(const Game& game, int num_games, std::uint64_t seed);
 
 // For every symmetry s of the game: replays random games from the initial state both as
-// played and with every action transformed by s, and checks the transformed game's legal
+// played and with every action (and chance outcome, via transform_chance_outcome)
+// transformed by s, and checks the transformed game's legal
 // actions are the transformed legal actions, its observation planes are the transformed
 // planes, and its outcome is the same.
 void check_symmetries(const Game& game, int num_games, std::uint64_t seed);

@@ -1,0 +1,709 @@
+#include "mcts/search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "mcts/dirichlet.h"
+
+namespace pz::mcts {
+namespace {
+
+using games::Action;
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Path positions (root = 0) whose squared values are accumulated: root children and the
+// plies below them, simultaneous marginals included, that tree reuse can make root children.
+constexpr std::size_t kVarianceDepth = 5;
+
+void atomic_add(std::atomic<double>& target, double value) { target.fetch_add(value, std::memory_order_relaxed); }
+
+void copy_stats(const Node& from, Node& to) {
+  to.action = from.action;
+  to.prior = from.prior;
+  to.value_player = from.value_player;
+  to.kind = from.kind;
+  to.mover = from.mover;
+  to.num_children = from.num_children;
+  to.split = from.split;
+  to.eval_value = from.eval_value;
+  to.children = nullptr;
+  to.status.store(from.status.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  to.proven.store(from.proven.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  to.proven_value.store(from.proven_value.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  to.visits.store(from.visits.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  to.in_flight.store(0, std::memory_order_relaxed);
+  to.value_sum.store(from.value_sum.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  to.value_sq_sum.store(from.value_sq_sum.load(std::memory_order_relaxed), std::memory_order_relaxed);
+}
+
+void validate(const SearchConfig& c) {
+  if (c.simulations <= 0 && c.max_visits <= 0 && c.max_seconds <= 0) {
+    throw std::invalid_argument("search config: no budget (simulations, max_visits or max_seconds must be set)");
+  }
+  if (c.threads < 1 || c.leaves_per_batch < 1) throw std::invalid_argument("search config: threads and leaves_per_batch must be >= 1");
+}
+
+}  // namespace
+
+Search::Search(const games::Game& game, SearchConfig config, std::uint64_t seed)
+    : game_(game), config_(config), rng_(seed), noise_rng_(seed ^ 0x5DEECE66DULL), num_players_(game.info().num_players),
+      return_lo_(game.info().min_return), return_hi_(game.info().max_return) {
+  validate(config_);
+  if (num_players_ > kMaxPlayers) throw std::invalid_argument("search: more than 8 players");
+  solvable_ = num_players_ == 1 ||
+              (num_players_ == 2 && game.info().zero_sum && std::abs(return_lo_ + return_hi_) < 1e-9);
+}
+
+void Search::set_config(const SearchConfig& config) {
+  validate(config);
+  config_ = config;
+}
+
+// --- Root management -----------------------------------------------------------------
+
+void Search::new_root() {
+  arenas_[0].clear();
+  arenas_[1].clear();
+  live_ = 0;
+  root_ = arenas_[live_].allocate(1);
+  const games::Player mover = root_state_->current_player();
+  root_->reset(games::kInvalidAction, 1.0f, mover >= 0 ? mover : 0);
+  noised_root_ = nullptr;
+  root_visits_at_begin_ = 0;
+  min_seen_.store(0, std::memory_order_relaxed);
+  max_seen_.store(0, std::memory_order_relaxed);
+  seen_any_.store(false, std::memory_order_relaxed);
+}
+
+void Search::set_root(const games::State& state) {
+  if (root_state_ && root_state_->hash() == state.hash() && root_state_->move_number() == state.move_number() &&
+      root_state_->current_player() == state.current_player()) {
+    return;
+  }
+  root_state_ = state.clone();
+  new_root();
+}
+
+void Search::clear_tree() {
+  if (root_state_) new_root();
+}
+
+Node* Search::copy_subtree(const Node& from, Node* to, NodeArena& arena) {
+  copy_stats(from, *to);
+  if (from.status.load(std::memory_order_relaxed) != NodeStatus::kExpanded || from.num_children == 0) {
+    if (from.status.load(std::memory_order_relaxed) == NodeStatus::kExpanding) to->status.store(NodeStatus::kLeaf);
+    return to;
+  }
+  Node* children = arena.allocate(from.num_children);
+  to->children = children;
+  for (int i = 0; i < from.num_children; ++i) copy_subtree(from.children[i], children + i, arena);
+  return to;
+}
+
+void Search::reroot(Node* child) {
+  NodeArena& target = arenas_[1 - live_];
+  target.clear();
+  Node* root = target.allocate(1);
+  copy_subtree(*child, root, target);
+  arenas_[live_].clear();
+  live_ = 1 - live_;
+  root_ = root;
+  noised_root_ = nullptr;
+  root_visits_at_begin_ = root_->visits.load(std::memory_order_relaxed);
+}
+
+void Search::advance(Action action) {
+  if (!root_state_) throw std::logic_error("search: advance() before set_root()");
+  Node* next = nullptr;
+  if (config_.reuse_tree && root_->is_expanded() &&
+      (root_->kind == NodeKind::kDecision || root_->kind == NodeKind::kChance)) {
+    for (int i = 0; i < root_->num_children; ++i) {
+      if (root_->children[i].action == action) next = root_->children + i;
+    }
+  }
+  root_state_->apply_action(action);
+  if (next) {
+    reroot(next);
+  } else {
+    new_root();
+  }
+}
+
+void Search::advance_joint(std::span<const Action> actions) {
+  if (!root_state_) throw std::logic_error("search: advance_joint() before set_root()");
+  Node* next = nullptr;
+  if (config_.reuse_tree && root_->is_expanded() && root_->kind == NodeKind::kSimultaneous && actions.size() == 2) {
+    int idx[2] = {-1, -1};
+    for (int seat = 0; seat < 2; ++seat) {
+      const Node* m = root_->marginals(seat);
+      for (int i = 0; i < root_->marginal_count(seat); ++i) {
+        if (m[i].action == actions[static_cast<std::size_t>(seat)]) idx[seat] = i;
+      }
+    }
+    if (idx[0] >= 0 && idx[1] >= 0) next = root_->joint_child(idx[0], idx[1]);
+  }
+  root_state_->apply_joint_action(std::vector<Action>(actions.begin(), actions.end()));
+  if (next) {
+    reroot(next);
+  } else {
+    new_root();
+  }
+}
+
+// --- Budget --------------------------------------------------------------------------
+
+void Search::begin() {
+  if (!root_state_) throw std::logic_error("search: begin() before set_root()");
+  if (root_state_->is_terminal()) throw std::logic_error("search: the root position is terminal");
+  sims_started_.store(0, std::memory_order_relaxed);
+  root_visits_at_begin_ = root_->visits.load(std::memory_order_relaxed);
+  collisions_.store(0, std::memory_order_relaxed);
+  start_ = std::chrono::steady_clock::now();
+  has_deadline_ = config_.max_seconds > 0;
+  if (has_deadline_) {
+    deadline_ = start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                             std::chrono::duration<double>(config_.max_seconds));
+  }
+  noise_active_ = config_.root_noise;
+  if (noise_active_) noise_rng_.seed(rng_());
+  // A root kept from the previous move is already expanded: noise its priors now, while
+  // no other thread reads them. A fresh root is noised when it is expanded.
+  if (noise_active_ && noised_root_ != root_ && root_->is_expanded() && root_->kind == NodeKind::kDecision) {
+    apply_root_noise(root_->children, root_->num_children);
+  }
+}
+
+bool Search::budget_left() const {
+  if (config_.stop_when_proven && root_->is_proven()) return false;
+  if (config_.simulations > 0 && sims_started_.load(std::memory_order_relaxed) >= config_.simulations) return false;
+  if (config_.max_visits > 0 && root_->visits.load(std::memory_order_relaxed) >= config_.max_visits) return false;
+  if (has_deadline_ && std::chrono::steady_clock::now() >= deadline_) return false;
+  return true;
+}
+
+Search::Bounds Search::bounds() const {
+  if (num_players_ != 1) return {return_lo_, return_hi_};
+  if (!seen_any_.load(std::memory_order_relaxed)) return {0, 0};
+  return {min_seen_.load(std::memory_order_relaxed), max_seen_.load(std::memory_order_relaxed)};
+}
+
+void Search::apply_root_noise(Node* children, int count) {
+  if (count <= 1) return;
+  const double alpha = std::min(config_.noise_alpha_max, config_.noise_alpha_total / count);
+  std::vector<double> eta(static_cast<std::size_t>(count));
+  sample_dirichlet(alpha, eta, noise_rng_);
+  const double f = config_.noise_fraction;
+  for (int i = 0; i < count; ++i) {
+    children[i].prior = static_cast<float>((1.0 - f) * children[i].prior + f * eta[static_cast<std::size_t>(i)]);
+  }
+  noised_root_ = root_;
+}
+
+// --- Selection -----------------------------------------------------------------------
+
+Node* Search::select_decision(Node* node, bool at_root) const {
+  const int n = node->num_children;
+  Node* children = node->children;
+  const Bounds b = bounds();
+  const double vl = config_.virtual_loss;
+
+  double sum_w = 0, sum_n = 0, visited_prior = 0;
+  for (int i = 0; i < n; ++i) {
+    const Node& c = children[i];
+    const int visits = c.visits.load(std::memory_order_relaxed);
+    if (visits > 0) {
+      sum_w += c.value_sum.load(std::memory_order_relaxed);
+      sum_n += visits;
+    }
+    if (visits > 0 || c.in_flight.load(std::memory_order_relaxed) > 0) visited_prior += c.prior;
+  }
+  const double parent_n = std::max(1, node->visits.load(std::memory_order_relaxed) +
+                                          node->in_flight.load(std::memory_order_relaxed));
+  // The parent's value for its mover: its own evaluation averaged with its children's.
+  const double parent_q = (node->eval_value + sum_w) / (1.0 + sum_n);
+  const double fpu = b.norm(parent_q) - (at_root ? config_.fpu_reduction_root : config_.fpu_reduction) * std::sqrt(visited_prior);
+  const double c_puct = config_.c_puct_init + std::log((parent_n + config_.c_puct_base + 1.0) / config_.c_puct_base);
+  const double explore = c_puct * std::sqrt(parent_n);
+  const bool use_solver = config_.solver && solvable_;
+  const bool forced = at_root && noise_active_ && config_.forced_playouts;
+
+  Node* best = children;
+  double best_score = -kInf;
+  for (int i = 0; i < n; ++i) {
+    Node& c = children[i];
+    const int visits = c.visits.load(std::memory_order_relaxed);
+    const int in_flight = c.in_flight.load(std::memory_order_relaxed);
+    if (forced && c.prior > 0 && visits + in_flight < std::sqrt(config_.forced_playout_k * c.prior * parent_n)) return &c;
+    double q;
+    double penalty = 0;
+    if (use_solver && c.is_proven()) {
+      const double v = c.proven_value.load(std::memory_order_relaxed);
+      if (num_players_ == 2 && v >= return_hi_) return &c;  // a proven win: nothing else to consider
+      if (num_players_ == 2 && v <= return_lo_) penalty = 1e6;  // only if every move loses
+      q = b.norm(v);
+    } else if (visits + in_flight > 0) {
+      const double eff = visits + vl * in_flight;
+      q = b.norm((c.value_sum.load(std::memory_order_relaxed) + vl * in_flight * b.lo) / eff);
+    } else {
+      q = fpu;
+    }
+    const double score = q + explore * c.prior / (1.0 + visits + in_flight) - penalty;
+    if (score > best_score) {
+      best_score = score;
+      best = &c;
+    }
+  }
+  return best;
+}
+
+int Search::select_marginal(const Node* node, int seat, bool at_root) const {
+  const int n = node->marginal_count(seat);
+  const Node* m = node->marginals(seat);
+  const Bounds b = num_players_ == 1 ? bounds() : Bounds{return_lo_, return_hi_};
+  const double vl = config_.virtual_loss;
+  double sum_w = 0, sum_n = 0, visited_prior = 0;
+  for (int i = 0; i < n; ++i) {
+    const int visits = m[i].visits.load(std::memory_order_relaxed);
+    if (visits > 0) {
+      sum_w += m[i].value_sum.load(std::memory_order_relaxed);
+      sum_n += visits;
+    }
+    if (visits > 0 || m[i].in_flight.load(std::memory_order_relaxed) > 0) visited_prior += m[i].prior;
+  }
+  const double parent_n = std::max(1, node->visits.load(std::memory_order_relaxed) +
+                                          node->in_flight.load(std::memory_order_relaxed));
+  const double parent_q = sum_n > 0 ? b.norm(sum_w / sum_n) : 0.5;
+  const double fpu = parent_q - (at_root ? config_.fpu_reduction_root : config_.fpu_reduction) * std::sqrt(visited_prior);
+  const double c_puct = config_.c_puct_init + std::log((parent_n + config_.c_puct_base + 1.0) / config_.c_puct_base);
+  const double explore = c_puct * std::sqrt(parent_n);
+  int best = 0;
+  double best_score = -kInf;
+  for (int i = 0; i < n; ++i) {
+    const int visits = m[i].visits.load(std::memory_order_relaxed);
+    const int in_flight = m[i].in_flight.load(std::memory_order_relaxed);
+    double q = fpu;
+    if (visits + in_flight > 0) {
+      q = b.norm((m[i].value_sum.load(std::memory_order_relaxed) + vl * in_flight * b.lo) / (visits + vl * in_flight));
+    }
+    const double score = q + explore * m[i].prior / (1.0 + visits + in_flight);
+    if (score > best_score) {
+      best_score = score;
+      best = i;
+    }
+  }
+  return best;
+}
+
+Node* Search::select_chance(Node* node, util::Rng& rng) {
+  double u = rng.uniform();
+  for (int i = 0; i < node->num_children; ++i) {
+    if (u < node->children[i].prior) return node->children + i;
+    u -= node->children[i].prior;
+  }
+  return node->children + node->num_children - 1;
+}
+
+void Search::expand_chance(Node* node, const games::State& state) {
+  const auto outcomes = state.chance_outcomes();
+  Node* children = arenas_[live_].allocate(outcomes.size());
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    children[i].reset(outcomes[i].first, static_cast<float>(outcomes[i].second), node->value_player);
+  }
+  node->children = children;
+  node->num_children = static_cast<std::uint16_t>(outcomes.size());
+  node->kind = NodeKind::kChance;
+}
+
+// --- Descent, expansion, backup --------------------------------------------------------
+
+Search::Descent Search::descend(PendingLeaf& leaf, util::Rng& rng) {
+  auto& path = leaf.path;
+  path.clear();
+  leaf.state = root_state_->clone();
+  games::State& state = *leaf.state;
+  Node* node = root_;
+  path.push_back(node);  // the root takes no virtual loss (see backup)
+  bool at_root = true;
+  for (;;) {
+    NodeStatus status = node->status.load(std::memory_order_acquire);
+    if (status == NodeStatus::kLeaf) {
+      if (!node->status.compare_exchange_strong(status, NodeStatus::kExpanding, std::memory_order_acq_rel)) continue;
+      const games::Player mover = state.current_player();
+      if (mover == games::kTerminalPlayer) {
+        const auto returns = state.returns();
+        node->kind = NodeKind::kTerminal;
+        node->proven_value.store(static_cast<float>(returns[static_cast<std::size_t>(node->value_player)]), std::memory_order_relaxed);
+        node->proven.store(1, std::memory_order_release);
+        node->status.store(NodeStatus::kExpanded, std::memory_order_release);
+        Values values{};
+        std::copy(returns.begin(), returns.end(), values.begin());
+        backup(path, values, true);
+        return Descent::kDone;
+      }
+      if (mover == games::kChancePlayer) {
+        expand_chance(node, state);
+        node->status.store(NodeStatus::kExpanded, std::memory_order_release);
+        continue;
+      }
+      if (mover == games::kSimultaneousPlayer) {
+        if (num_players_ != 2) throw std::logic_error("search: simultaneous nodes need exactly two players");
+        state.legal_actions(0, leaf.legal);
+        leaf.split = static_cast<int>(leaf.legal.size());
+        state.legal_actions(1, leaf.joint);
+        leaf.legal.insert(leaf.legal.end(), leaf.joint.begin(), leaf.joint.end());
+      } else {
+        state.legal_actions(leaf.legal);
+        leaf.split = -1;
+      }
+      leaf.owner = this;
+      return Descent::kPending;
+    }
+    if (status == NodeStatus::kExpanding) return Descent::kCollision;  // the caller holds or reverts the path
+    Node* child = nullptr;
+    switch (node->kind) {
+      case NodeKind::kTerminal: {
+        const auto returns = state.returns();
+        Values values{};
+        std::copy(returns.begin(), returns.end(), values.begin());
+        backup(path, values, true);
+        return Descent::kDone;
+      }
+      case NodeKind::kDecision:
+        if (!at_root && node->is_proven() && config_.solver && solvable_) {
+          backup(path, proven_values(node), true);
+          return Descent::kDone;
+        }
+        child = select_decision(node, at_root);
+        state.apply_action(child->action);
+        break;
+      case NodeKind::kChance:
+        if (!at_root && node->is_proven() && config_.solver && solvable_) {
+          backup(path, proven_values(node), true);
+          return Descent::kDone;
+        }
+        child = select_chance(node, rng);
+        state.apply_action(child->action);
+        break;
+      case NodeKind::kSimultaneous: {
+        const int i0 = select_marginal(node, 0, at_root), i1 = select_marginal(node, 1, at_root);
+        Node* m0 = node->marginals(0) + i0;
+        Node* m1 = node->marginals(1) + i1;
+        m0->in_flight.fetch_add(1, std::memory_order_relaxed);
+        m1->in_flight.fetch_add(1, std::memory_order_relaxed);
+        path.push_back(m0);
+        path.push_back(m1);
+        leaf.joint.assign({m0->action, m1->action});
+        state.apply_joint_action(leaf.joint);
+        child = node->joint_child(i0, i1);
+        break;
+      }
+      case NodeKind::kUnknown:
+        throw std::logic_error("search: expanded node of unknown kind");
+    }
+    child->in_flight.fetch_add(1, std::memory_order_relaxed);
+    path.push_back(child);
+    node = child;
+    at_root = false;
+  }
+}
+
+Search::Values Search::proven_values(const Node* node) const {
+  Values values{};
+  const double v = node->proven_value.load(std::memory_order_relaxed);
+  values[static_cast<std::size_t>(node->value_player)] = v;
+  if (num_players_ == 2) values[static_cast<std::size_t>(1 - node->value_player)] = -v;
+  return values;
+}
+
+void Search::complete(PendingLeaf& leaf) {
+  Node* node = leaf.path.back();
+  const games::State& state = *leaf.state;
+  Values values{};
+  for (int p = 0; p < num_players_; ++p) values[static_cast<std::size_t>(p)] = leaf.values[static_cast<std::size_t>(p)];
+  NodeArena& arena = arenas_[live_];
+  if (leaf.split < 0) {
+    const int n = static_cast<int>(leaf.legal.size());
+    const games::Player mover = state.current_player();
+    Node* children = arena.allocate(static_cast<std::size_t>(n));
+    double sum = 0;
+    for (int i = 0; i < n; ++i) sum += std::max(0.0f, leaf.priors[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < n; ++i) {
+      const float p = sum > 0 ? static_cast<float>(std::max(0.0f, leaf.priors[static_cast<std::size_t>(i)]) / sum)
+                              : 1.0f / static_cast<float>(n);
+      children[i].reset(leaf.legal[static_cast<std::size_t>(i)], p, mover);
+    }
+    node->mover = static_cast<std::int8_t>(mover);
+    node->eval_value = static_cast<float>(values[static_cast<std::size_t>(mover)]);
+    node->children = children;
+    node->num_children = static_cast<std::uint16_t>(n);
+    node->kind = NodeKind::kDecision;
+    if (node == root_ && noise_active_) apply_root_noise(children, n);
+  } else {
+    const int n0 = leaf.split, n1 = static_cast<int>(leaf.legal.size()) - n0;
+    const int total = n0 + n1 + n0 * n1;
+    Node* children = arena.allocate(static_cast<std::size_t>(total));
+    for (int i = 0; i < n0; ++i) children[i].reset(leaf.legal[static_cast<std::size_t>(i)], 1.0f / static_cast<float>(n0), 0);
+    for (int i = 0; i < n1; ++i) {
+      children[n0 + i].reset(leaf.legal[static_cast<std::size_t>(n0 + i)], 1.0f / static_cast<float>(n1), 1);
+    }
+    for (int j = 0; j < n0 * n1; ++j) {
+      children[n0 + n1 + j].reset(j, 1.0f / static_cast<float>(n0 * n1), node->value_player);
+    }
+    node->children = children;
+    node->num_children = static_cast<std::uint16_t>(total);
+    node->split = static_cast<std::uint16_t>(n0);
+    node->kind = NodeKind::kSimultaneous;
+  }
+  node->status.store(NodeStatus::kExpanded, std::memory_order_release);
+  backup(leaf.path, values, false);
+}
+
+void Search::backup(std::span<Node* const> path, const Values& values, bool exact) {
+  if (num_players_ == 1) {
+    // Running range for normalisation; the CAS loops only run when the range grows.
+    const double v = values[0];
+    double lo = min_seen_.load(std::memory_order_relaxed), hi = max_seen_.load(std::memory_order_relaxed);
+    if (!seen_any_.load(std::memory_order_relaxed)) {
+      min_seen_.store(v, std::memory_order_relaxed);
+      max_seen_.store(v, std::memory_order_relaxed);
+      seen_any_.store(true, std::memory_order_relaxed);
+    } else {
+      while (v < lo && !min_seen_.compare_exchange_weak(lo, v, std::memory_order_relaxed)) {}
+      while (v > hi && !max_seen_.compare_exchange_weak(hi, v, std::memory_order_relaxed)) {}
+    }
+  }
+  // The root's line is the one every thread writes on every simulation, so it gets only its
+  // visit count: its value and in-flight count are never read (selection at the root reads
+  // its children; a few in-flight descents would not move √N in their exploration term).
+  path[0]->visits.fetch_add(1, std::memory_order_relaxed);
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    Node* node = path[i];
+    const double v = values[static_cast<std::size_t>(node->value_player)];
+    atomic_add(node->value_sum, v);
+    // Spread (for LCB) only where a node can become a reported root child within two
+    // moves of tree reuse; deeper nodes skip the extra compare-and-swap.
+    if (i <= kVarianceDepth) atomic_add(node->value_sq_sum, v * v);
+    node->visits.fetch_add(1, std::memory_order_relaxed);
+    node->in_flight.fetch_sub(1, std::memory_order_relaxed);
+  }
+  if (exact && config_.solver && solvable_) {
+    for (std::size_t i = path.size() - 1; i-- > 0;) {
+      if (!prove(path[i])) break;
+    }
+  }
+}
+
+bool Search::prove(Node* node) {
+  if (node->is_proven()) return true;
+  if (!node->is_expanded()) return false;
+  double value;
+  if (node->kind == NodeKind::kDecision) {
+    double best = -kInf;
+    bool all = true, win = false;
+    for (int i = 0; i < node->num_children; ++i) {
+      const Node& c = node->children[i];
+      if (!c.is_proven()) {
+        all = false;
+        continue;
+      }
+      const double v = c.proven_value.load(std::memory_order_relaxed);
+      best = std::max(best, v);
+      if (v >= return_hi_) win = true;
+    }
+    if (!win && !all) return false;
+    value = node->value_player == node->mover ? best : -best;
+  } else if (node->kind == NodeKind::kChance) {
+    value = 0;
+    for (int i = 0; i < node->num_children; ++i) {
+      const Node& c = node->children[i];
+      if (!c.is_proven()) return false;
+      value += c.prior * c.proven_value.load(std::memory_order_relaxed);
+    }
+  } else {
+    return false;
+  }
+  node->proven_value.store(static_cast<float>(value), std::memory_order_relaxed);
+  node->proven.store(1, std::memory_order_release);
+  return true;
+}
+
+// --- Driving a search ------------------------------------------------------------------
+
+int Search::gather(LeafBatch& batch, int max_leaves, util::Rng& rng) {
+  int added = 0, collisions = 0;
+  while (added < max_leaves && budget_left()) {
+    if (config_.simulations > 0 &&
+        sims_started_.fetch_add(1, std::memory_order_relaxed) >= config_.simulations) {
+      sims_started_.fetch_sub(1, std::memory_order_relaxed);
+      break;
+    }
+    if (config_.simulations <= 0) sims_started_.fetch_add(1, std::memory_order_relaxed);
+    PendingLeaf& leaf = batch.next();
+    const Descent d = descend(leaf, rng);
+    if (d == Descent::kPending) {
+      batch.commit();
+      ++added;
+    } else if (d == Descent::kCollision) {
+      sims_started_.fetch_sub(1, std::memory_order_relaxed);
+      collisions_.fetch_add(1, std::memory_order_relaxed);
+      batch.hold_collision(std::span<Node* const>(leaf.path).subspan(1));  // not the root
+      if (++collisions > config_.max_collisions) break;
+    }
+  }
+  // Nothing to evaluate: the caller will wait, so the held paths must not stay penalised.
+  if (batch.empty()) batch.release_collisions();
+  return added;
+}
+
+SearchReport Search::run(Evaluator& evaluator) {
+  begin();
+  const int threads = config_.threads;
+  std::vector<util::Rng> rngs;
+  for (int t = 1; t < threads; ++t) rngs.emplace_back(rng_() ^ static_cast<std::uint64_t>(t));
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+  auto work = [&](util::Rng& rng) {
+    LeafBatch batch;
+    try {
+      while (!failed.load(std::memory_order_relaxed)) {
+        gather(batch, config_.leaves_per_batch, rng);
+        if (!batch.empty()) {
+          evaluate_batch(evaluator, batch);
+          continue;
+        }
+        if (!budget_left()) break;
+        std::this_thread::yield();  // every reachable leaf is being expanded by another thread
+      }
+    } catch (...) {
+      failed.store(true);
+      return std::current_exception();
+    }
+    return std::exception_ptr{};
+  };
+  if (threads == 1) {
+    error = work(rng_);
+  } else {
+    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) {
+      pool.emplace_back([&, t] { errors[static_cast<std::size_t>(t)] = work(rngs[static_cast<std::size_t>(t - 1)]); });
+    }
+    errors[0] = work(rng_);
+    for (auto& th : pool) th.join();
+    for (auto& e : errors) {
+      if (e && !error) error = e;
+    }
+  }
+  if (error) {
+    // Leaves claimed by the failed batch stay kExpanding forever: the tree is unusable.
+    new_root();
+    std::rethrow_exception(error);
+  }
+  return report();
+}
+
+void evaluate_batch(Evaluator& evaluator, LeafBatch& batch) {
+  auto leaves = batch.leaves();
+  auto& requests = batch.requests_;
+  requests.clear();
+  for (PendingLeaf& leaf : leaves) {
+    const int players = leaf.state->game().info().num_players;
+    const std::size_t n_priors = leaf.split < 0 ? leaf.legal.size() : 0;
+    leaf.priors.resize(n_priors);
+    leaf.values.assign(static_cast<std::size_t>(players), 0.0f);
+    requests.push_back({leaf.state.get(), std::span<const games::Action>(leaf.legal.data(), n_priors), leaf.priors.data(),
+                        leaf.values.data()});
+  }
+  evaluator.evaluate(requests);
+  for (PendingLeaf& leaf : leaves) leaf.owner->complete(leaf);
+  batch.release_collisions();
+  batch.clear();
+}
+
+void LeafBatch::release_collisions() {
+  for (Node* node : collided_) node->in_flight.fetch_sub(1, std::memory_order_relaxed);
+  collided_.clear();
+}
+
+PendingLeaf& LeafBatch::next() {
+  if (leaves_.size() <= size_) leaves_.emplace_back();
+  return leaves_[size_];
+}
+
+// --- Report ------------------------------------------------------------------------------
+
+SearchReport Search::report(games::Player seat, int pv_length) const {
+  SearchReport r;
+  if (!root_) return r;
+  const Bounds b = bounds();
+  r.value_low = b.lo;
+  r.value_high = b.hi;
+  r.win_loss = solvable_ && num_players_ == 2;
+  r.root_visits = root_->visits.load();
+  r.simulations = r.root_visits - root_visits_at_begin_;
+  r.collisions = collisions_.load();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  r.tree_nodes = tree_nodes();
+  const games::Player mover = root_state_->current_player();
+  r.player = seat != -100 ? seat : mover;
+  if (!root_->is_expanded()) return r;
+  const Node* children = root_->children;
+  int count = root_->num_children;
+  if (root_->kind == NodeKind::kSimultaneous) {
+    const int s = r.player >= 0 && r.player < 2 ? r.player : 0;
+    r.player = s;
+    children = root_->marginals(s);
+    count = root_->marginal_count(s);
+  }
+  double sum_w = 0, sum_n = 0;
+  for (int i = 0; i < count; ++i) {
+    const Node& c = children[i];
+    ChildReport cr;
+    cr.action = c.action;
+    cr.visits = c.visits.load();
+    cr.q = c.mean_value();
+    cr.q_normalized = b.norm(cr.q);
+    if (cr.visits > 0) {
+      const double mean_sq = c.value_sq_sum.load() / cr.visits;
+      const double scale = b.hi > b.lo ? 1.0 / (b.hi - b.lo) : 0.0;
+      cr.stddev = std::sqrt(std::max(0.0, mean_sq - cr.q * cr.q)) * scale;
+      sum_w += c.value_sum.load();
+      sum_n += cr.visits;
+    }
+    cr.prior = c.prior;
+    cr.proven = c.is_proven() && (c.kind == NodeKind::kTerminal || (config_.solver && solvable_));
+    cr.proven_value = c.proven_value.load();
+    cr.pv.push_back(c.action);
+    const Node* node = root_->kind == NodeKind::kSimultaneous ? nullptr : &c;
+    while (node && static_cast<int>(cr.pv.size()) < pv_length && node->is_expanded() &&
+           (node->kind == NodeKind::kDecision || node->kind == NodeKind::kChance) && node->num_children > 0) {
+      const Node* next = nullptr;
+      for (int j = 0; j < node->num_children; ++j) {
+        const Node& g = node->children[j];
+        if (g.visits.load() > 0 && (!next || g.visits.load() > next->visits.load())) next = &g;
+      }
+      if (!next) break;
+      cr.pv.push_back(next->action);
+      node = next;
+    }
+    r.children.push_back(std::move(cr));
+  }
+  if (root_->kind == NodeKind::kDecision) {
+    r.root_value = (root_->eval_value + sum_w) / (1.0 + sum_n);
+    if (config_.solver && solvable_ && root_->is_proven()) {
+      r.root_proven = true;
+      const double v = root_->proven_value.load();
+      r.root_proven_value = root_->value_player == root_->mover ? v : -v;
+    }
+  } else if (sum_n > 0) {
+    r.root_value = sum_w / sum_n;
+  }
+  return r;
+}
+
+}  // namespace pz::mcts

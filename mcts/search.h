@@ -1,0 +1,145 @@
+// PUCT search (AlphaZero) over any game of the Game API, with what the strongest engines
+// added. One Search owns one tree and its root position.
+//
+// Selection at a decision node maximises Q + c(N)·P·√N/(1+n), c(N) = c_init +
+// log((N + c_base + 1)/c_base), Q normalised to [0, 1]; unvisited children take the parent's
+// value minus a first-play-urgency reduction (KataGo). Chance nodes are expanded without
+// the evaluator and their outcomes sampled by probability, so a chance node's mean is the
+// expectation over outcomes. Simultaneous-move nodes (two players) select decoupled, each
+// seat by PUCT over its own marginal statistics. Single-player games normalise Q by the
+// running min/max of the tree's values.
+//
+// Parallelism: config().threads threads descend the same tree under virtual loss, each
+// gathering up to leaves_per_batch leaves per evaluator call; expansions are published
+// lock-free (node.h). For self-play, the stepping API (begin / gather / evaluate_batch /
+// finished) lets one thread drive many searches in lockstep with one evaluator call per
+// step, and BatchingEvaluator merges those calls across threads.
+//
+// MCTS-solver (two-player zero-sum and single-player games): terminal nodes are exact;
+// a decision node with a child proven to win for its mover, or with every child proven, is
+// proven and its exact value is backed up instead of estimates, so solved lines are played
+// perfectly; chance nodes are proven when every outcome is.
+//
+// Tree reuse: advance() keeps the subtree of the move played, copying it into the second
+// of two node arenas (compacting it) and recycling the first.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "games/game.h"
+#include "mcts/evaluator.h"
+#include "mcts/leaf_batch.h"
+#include "mcts/node.h"
+#include "mcts/node_arena.h"
+#include "mcts/report.h"
+#include "mcts/search_config.h"
+#include "util/rng.h"
+
+namespace pz::mcts {
+
+class Search {
+ public:
+  static constexpr int kMaxPlayers = 8;
+
+  // `game` must outlive the search.
+  Search(const games::Game& game, SearchConfig config, std::uint64_t seed);
+  Search(const Search&) = delete;
+  Search& operator=(const Search&) = delete;
+
+  const SearchConfig& config() const { return config_; }
+  // Between searches only. Throws std::invalid_argument when no budget limit is set.
+  void set_config(const SearchConfig& config);
+
+  // --- The root ---------------------------------------------------------------------
+  // Searches from `state` next; the tree is kept when `state` is the current root position.
+  void set_root(const games::State& state);
+  // Plays `action` (decision or chance) at the root; keeps its subtree when reuse is on.
+  void advance(games::Action action);
+  // Plays a joint action at a simultaneous root.
+  void advance_joint(std::span<const games::Action> actions);
+  bool has_root() const { return root_state_ != nullptr; }
+  const games::State& root_state() const { return *root_state_; }
+  // Drops the tree, keeping the root position.
+  void clear_tree();
+
+  // --- Blocking search ---------------------------------------------------------------
+  // Runs until the budget is spent, on config().threads threads.
+  SearchReport run(Evaluator& evaluator);
+
+  // --- Stepping (one thread, many searches in lockstep) -------------------------------
+  void begin();
+  // Adds up to `max_leaves` claimed leaves to `batch`; descents that end at a terminal or
+  // proven node are backed up at once. Returns the number added.
+  int gather(LeafBatch& batch, int max_leaves, util::Rng& rng);
+  bool wants_leaves() const { return budget_left(); }
+  // The budget is spent. Call it between steps, once every gathered leaf has been through
+  // evaluate_batch (in-flight leaves are not counted: that would cost every simulation two
+  // more contended atomic operations).
+  bool finished() const { return !budget_left(); }
+
+  // --- Results ------------------------------------------------------------------------
+  // The root's children for `seat` (the mover by default; at a simultaneous root, the seat
+  // whose marginal statistics to report).
+  SearchReport report(games::Player seat = -100, int pv_length = 12) const;
+  std::size_t tree_nodes() const { return arenas_[live_].nodes_in_use(); }
+  util::Rng& rng() { return rng_; }
+  const Node* root_node() const { return root_; }
+
+ private:
+  friend void evaluate_batch(Evaluator& evaluator, LeafBatch& batch);
+  enum class Descent { kPending, kDone, kCollision };
+  struct Bounds {
+    double lo, hi;
+    double norm(double v) const { return hi > lo ? (v - lo) / (hi - lo) : 0.5; }
+  };
+  using Values = std::array<double, kMaxPlayers>;
+
+  Descent descend(PendingLeaf& leaf, util::Rng& rng);
+  void complete(PendingLeaf& leaf);
+  void backup(std::span<Node* const> path, const Values& values, bool exact);
+  Node* select_decision(Node* node, bool at_root) const;
+  int select_marginal(const Node* node, int seat, bool at_root) const;
+  static Node* select_chance(Node* node, util::Rng& rng);
+  void expand_chance(Node* node, const games::State& state);
+  bool prove(Node* node);
+  Values proven_values(const Node* node) const;
+  void apply_root_noise(Node* children, int count);
+  bool budget_left() const;
+  Bounds bounds() const;
+  void reroot(Node* child);
+  void new_root();
+  Node* copy_subtree(const Node& from, Node* to, NodeArena& arena);
+
+  const games::Game& game_;
+  SearchConfig config_;
+  util::Rng rng_;
+  util::Rng noise_rng_;  // drawn from rng_ in begin(); only the thread expanding the root uses it
+  int num_players_;
+  double return_lo_, return_hi_;
+  bool solvable_;  // the solver's value algebra holds for this game
+
+  NodeArena arenas_[2];
+  int live_ = 0;
+  Node* root_ = nullptr;
+  std::unique_ptr<games::State> root_state_;
+  const Node* noised_root_ = nullptr;
+  bool noise_active_ = false;
+
+  // Each counter every simulation touches gets its own cache line: threads on one tree
+  // should contend only where they must (the root's statistics).
+  alignas(64) std::atomic<std::int64_t> sims_started_{0};
+  alignas(64) std::atomic<std::int64_t> collisions_{0};
+  std::chrono::steady_clock::time_point start_{}, deadline_{};
+  bool has_deadline_ = false;
+  std::int64_t root_visits_at_begin_ = 0;  // simulations done = root visits gained since begin()
+  // Single-player value normalisation: the range of values backed up so far.
+  std::atomic<double> min_seen_{0}, max_seen_{0};
+  std::atomic<bool> seen_any_{false};
+};
+
+}  // namespace pz::mcts
