@@ -3,7 +3,10 @@
 //   human                   a person at the front-end in use
 //   random[:seed=N]         uniformly random legal moves
 //
-// (uct:…, mcts:… and gtp:… join as their modules land.) An unknown kind or option is a
+//   uct:sims=N,…            UCT with random rollouts (arena/search_players.h)
+//   mcts:sims=N,…           PUCT search (arena/search_players.h)
+//
+// (gtp:… joins with the engine front-end.) An unknown kind or option is a
 // util::UsageError listing the valid ones, exactly like games.
 #pragma once
 
