@@ -1,10 +1,11 @@
 // The Game API: one abstract interface for every game polyzero plays.
 //
 // A *Game* is the rules with their parameters (board size, komi, ...): immutable, shared
-// by every state, created by name from the registry (games/registry.h). A *State* is one
-// position of that game. Search clones states constantly, so states are plain values that
-// copy without heap churn; a State keeps a raw pointer to its Game, and the Game must
-// outlive it (the registry hands games out as shared_ptr; hold one while states live).
+// by every state, created by name from the registry (games/registry.h) and always owned by
+// a std::shared_ptr. A *State* is one position of that game. Search clones states
+// constantly, so states are plain values that copy without heap churn; each State shares
+// ownership of its Game, so a state stays valid however long it outlives the code that made
+// the game (`make_game("go")->new_initial_state()` is safe).
 //
 // The model follows OpenSpiel's, which has proven general enough for every game family:
 //
@@ -85,7 +86,7 @@ struct GameInfo {
 
 class State;
 
-class Game {
+class Game : public std::enable_shared_from_this<Game> {
  public:
   virtual ~Game() = default;
 
@@ -196,12 +197,13 @@ class State {
   virtual std::string serialize() const = 0;
 
  protected:
-  explicit State(const Game* game) : game_(game) {}
+  // `game` must be owned by a std::shared_ptr (games always are: see Game).
+  explicit State(const Game* game) : game_(game->shared_from_this()) {}
   State(const State&) = default;
   State& operator=(const State&) = default;
 
  private:
-  const Game* game_;
+  std::shared_ptr<const Game> game_;
 };
 
 // Player names used in text ("Black", "White", ...) come from each game's to_string; these
