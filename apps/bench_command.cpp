@@ -7,12 +7,15 @@
 #include "apps/commands.h"
 #include "bench/mcts_bench.h"
 #include "bench/playout_bench.h"
+#include "bench/train_bench.h"
+#include "apps/train_config_args.h"
+#include "apps/game_args.h"
 #include "games/registry.h"
 
 namespace pz::apps {
 
 void add_bench_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("bench", "benchmarks: games (random-playout throughput), mcts (search simulations/s)");
+  auto* cmd = app.add_subcommand("bench", "benchmarks: games (random-playout throughput), mcts (search simulations/s), train (trainer rates)");
   cmd->require_subcommand(1);
   auto* games_cmd = cmd->add_subcommand("games", "random-playout throughput per game (games/s, moves/s)");
   struct Args {
@@ -92,6 +95,57 @@ void add_bench_command(CLI::App& app) {
       std::printf("scaling 1 -> %d threads: uniform %.2fx, rollout %.2fx (per CPU-second: %.2f, %.2f)\n", margs->threads,
                   r.scaling_uniform, r.scaling_rollout, r.cpu_efficiency_uniform, r.cpu_efficiency_rollout);
     }
+  });
+
+  auto* train_cmd = cmd->add_subcommand(
+      "train", "trainer rates: self-play positions/s, network evaluations/s and mean batch, learner samples/s");
+  struct TrainArgs {
+    GameArgs game;
+    std::string config_file;
+    std::vector<std::string> set;
+    double seconds = 10.0;
+    bool json = false;
+  };
+  auto targs = std::make_shared<TrainArgs>();
+  targs->game.add_to(*train_cmd, "connect4");
+  train_cmd->add_option("--config", targs->config_file, "JSON config merged over the game's defaults");
+  train_cmd->add_option("--set", targs->set, "override a config field (as in train)");
+  train_cmd->add_option("--seconds", targs->seconds, "self-play time (the learner gets half of it, at least 1 s)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  train_cmd->add_flag("--json", targs->json, "one JSON object");
+  train_cmd->callback([targs] {
+    const auto game = targs->game.make();
+    const auto config = nn::parse_train_config(assemble_train_config(*game, targs->config_file, targs->set));
+    const auto r = bench::measure_training(config, targs->seconds);
+    if (targs->json) {
+      std::cout << nlohmann::json{{"game", r.game},
+                                  {"threads", r.threads},
+                                  {"games_per_thread", r.games_per_thread},
+                                  {"simulations", r.simulations},
+                                  {"selfplay_seconds", r.selfplay_seconds},
+                                  {"games", r.games},
+                                  {"positions_per_second", r.positions_per_second()},
+                                  {"leaf_evaluations_per_second", r.leaf_evaluations_per_second()},
+                                  {"net_evaluations_per_second", r.net_evaluations_per_second()},
+                                  {"mean_batch", r.mean_batch()},
+                                  {"cache_hits", r.cache_hits},
+                                  {"batch_size", r.batch_size},
+                                  {"learner_steps", r.learner_steps},
+                                  {"learner_samples_per_second", r.learner_samples_per_second()}}
+                       .dump()
+                << std::endl;
+      return;
+    }
+    std::printf("game %s: %d actor thread(s) x %d games, %d simulations per move\n", r.game.c_str(), r.threads,
+                r.games_per_thread, r.simulations);
+    std::printf("self-play   %10.1f positions/s  (%lld games finished in %.1f s)\n", r.positions_per_second(),
+                static_cast<long long>(r.games), r.selfplay_seconds);
+    std::printf("search      %10.0f leaf evaluations/s (%lld cache hits)\n", r.leaf_evaluations_per_second(),
+                static_cast<long long>(r.cache_hits));
+    std::printf("network     %10.0f evaluations/s, mean batch %.1f\n", r.net_evaluations_per_second(), r.mean_batch());
+    std::printf("learner     %10.0f samples/s (batch %d, %lld steps)\n", r.learner_samples_per_second(), r.batch_size,
+                static_cast<long long>(r.learner_steps));
   });
 }
 

@@ -14,5 +14,6 @@ void add_bench_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_info_command(CLI::App& app);
 void add_lr_command(CLI::App& app);
+void add_polyc_command(CLI::App& app);
 
 }  // namespace pz::apps

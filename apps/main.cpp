@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "apps/commands.h"
+#include "nn/model_players.h"
 #include "util/error.h"
 
 int main(int argc, char** argv) {
@@ -21,6 +22,9 @@ int main(int argc, char** argv) {
     spdlog::set_level(spdlog::level::from_str(log_level));
   });
 
+  // Model-backed players (policy:model=…, mcts:model=…) join the arena's list.
+  pz::nn::register_model_players();
+
   pz::apps::add_train_command(app);
   pz::apps::add_play_command(app);
   pz::apps::add_match_command(app);
@@ -28,6 +32,7 @@ int main(int argc, char** argv) {
   pz::apps::add_perft_command(app);
   pz::apps::add_bench_command(app);
   pz::apps::add_lr_command(app);
+  pz::apps::add_polyc_command(app);
   pz::apps::add_info_command(app);
 
   try {

@@ -1,24 +1,108 @@
-// polyzero train: the self-play trainer (issue 6). Until it lands the command says so and
-// shows what this build can do, so the README's first command always runs.
+// polyzero train: the self-play trainer (nn/trainer.h). This file only assembles the config
+// (defaults ← configs/<game>.json ← --config ← --set ← --steps), handles signals and prints.
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
 #include <iostream>
 
 #include "apps/commands.h"
 #include "apps/game_args.h"
+#include "apps/train_config_args.h"
+#include "nn/files.h"
+#include "nn/train_config.h"
+#include "nn/trainer.h"
+#include "util/error.h"
 
 namespace pz::apps {
 
-void add_train_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("train", "self-play training run (not in this build yet)");
-  auto game = std::make_shared<GameArgs>();
-  game->add_to(*cmd, "connect4");
-  cmd->allow_extras();
-  CLI::App* root = &app;
-  cmd->callback([root, game] {
-    game->make();  // still reject unknown games and options
+namespace {
 
-    std::cout << "polyzero train: the self-play trainer is not part of this build yet.\n"
-                 "What this build can do:\n\n"
-              << root->get_formatter()->make_help(root, "polyzero", CLI::AppFormatMode::Normal) << "\nTry: polyzero play --game connect4 --p1 human --p2 random\n";
+std::atomic<bool> g_stop{false};
+
+void on_signal(int sig) {
+  if (g_stop.exchange(true)) {
+    // Second Ctrl-C: the user means it.
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+  }
+}
+
+std::string default_run_dir(const std::string& game_name) {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &local);
+  return "runs/" + game_name + "-" + buf;
+}
+
+}  // namespace
+
+void add_train_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("train", "self-play training run (AlphaZero-style actors and learner)");
+  struct Args {
+    GameArgs game;
+    std::string config_file, run_dir, resume;
+    std::vector<std::string> set;
+    std::int64_t steps = 0;
+    double minutes = 0;
+    bool quiet = false, log_json = false, print_config = false;
+  };
+  auto args = std::make_shared<Args>();
+  args->game.add_to(*cmd, "connect4");
+  cmd->add_option("--config", args->config_file, "JSON config merged over the game's defaults (configs/<game>.json)");
+  cmd->add_option("--set", args->set, "override one config field, e.g. --set learner.batch_size=128 (repeatable)");
+  cmd->add_option("--steps", args->steps, "learner steps: a new run's length (its schedule is sized to it); on --resume, where to stop")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--minutes", args->minutes, "stop after this many minutes (checkpoint included)")->check(CLI::PositiveNumber);
+  cmd->add_option("--run-dir", args->run_dir, "directory of a new run (default runs/<game>-<date>-<time>)");
+  cmd->add_option("--resume", args->resume, "continue the run in this directory from its newest checkpoint");
+  cmd->add_flag("--quiet,-q", args->quiet, "no progress line or summaries");
+  cmd->add_flag("--log-json", args->log_json, "print every metrics line (JSON) on stdout");
+  cmd->add_flag("--print-config", args->print_config, "print the resolved config and exit");
+  cmd->footer(
+      "A run directory holds config.json, metrics.jsonl, games.jsonl, checkpoints/, models/latest.pt and plots/.\n"
+      "Ctrl-C finishes the current step, writes a checkpoint and exits; --resume RUN_DIR continues it.\n"
+      "Play the result: polyzero play --game connect4 --p1 human --p2 mcts:model=RUN_DIR/models/latest.pt,sims=200");
+  cmd->callback([args] {
+    nn::TrainConfig config;
+    nn::TrainOptions options;
+    options.quiet = args->quiet;
+    options.log_json = args->log_json;
+    options.minutes = args->minutes;
+    options.stop = &g_stop;
+    if (!args->resume.empty()) {
+      if (!args->run_dir.empty() || !args->config_file.empty() || !args->set.empty()) {
+        throw util::UsageError("--resume continues a run with its own config.json: --run-dir, --config and --set do not apply");
+      }
+      config = nn::load_run_config(args->resume);
+      options.run_dir = args->resume;
+      options.resume = true;
+      options.max_steps = args->steps;
+    } else {
+      const auto game = args->game.make();
+      nlohmann::json j = assemble_train_config(*game, args->config_file, args->set);
+      if (args->steps > 0) j["learner"]["steps"] = args->steps;
+      config = nn::parse_train_config(j);
+      options.run_dir = args->run_dir.empty() ? default_run_dir(game->info().name) : args->run_dir;
+    }
+    if (args->print_config) {
+      std::cout << config.resolved.dump(2) << std::endl;
+      return;
+    }
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, nullptr);
+    sigaction(SIGTERM, &sa, nullptr);
+    const auto result = nn::train(config, options);
+    if (args->quiet && !args->log_json) {
+      std::cout << (result.interrupted ? "interrupted" : "finished") << " at step " << result.step << "; "
+                << result.checkpoint << "\n";
+    }
   });
 }
 

@@ -6,8 +6,15 @@
 
 namespace pz::arena {
 
-const std::vector<PlayerKind>& player_kinds() {
-  static const std::vector<PlayerKind> kinds = [] {
+namespace {
+
+ModelEvaluatorFactory& model_evaluator_factory() {
+  static ModelEvaluatorFactory factory;
+  return factory;
+}
+
+std::vector<PlayerKind>& mutable_player_kinds() {
+  static std::vector<PlayerKind> kinds = [] {
     std::vector<PlayerKind> k;
     k.push_back({"human", "a person at the terminal, browser or GTP controller", util::OptionSchema(),
                  [](const util::OptionSchema::Values&, const util::Spec&, const games::Game&, std::uint64_t) {
@@ -56,8 +63,10 @@ const std::vector<PlayerKind>& player_kinds() {
         .add_bool("noise", false, "Dirichlet noise at the root")
         .add_bool("solver", true, "MCTS-solver: play proven wins, avoid proven losses")
         .add_bool("reuse", true, "keep the subtree between moves")
+        .add_string("model", "", "network checkpoint for priors and values (empty: uniform priors, rollout values)")
         .add_int("seed", -1, "random seed (-1: derived from the match seed)", -1);
-    k.push_back({"mcts", "PUCT search over uniform priors and random-rollout values", std::move(mcts_options),
+    k.push_back({"mcts", "PUCT search over a network (model=…) or uniform priors and random-rollout values",
+                 std::move(mcts_options),
                  [](const util::OptionSchema::Values& v, const util::Spec& spec, const games::Game& game, std::uint64_t seed) {
                    mcts::SearchConfig config;
                    config.simulations = v.get_int("sims");
@@ -82,8 +91,15 @@ const std::vector<PlayerKind>& player_kinds() {
                    const int own = v.get_int("seed");
                    const std::uint64_t s = own >= 0 ? static_cast<std::uint64_t>(own) : seed;
                    const int rollouts = v.get_int("rollouts");
+                   const std::string& model = v.get_string("model");
                    std::unique_ptr<mcts::Evaluator> evaluator;
-                   if (rollouts > 0) {
+                   if (!model.empty()) {
+                     if (!model_evaluator_factory()) {
+                       throw util::UsageError("player 'mcts': model=" + model +
+                                              " needs networks, which this program does not include");
+                     }
+                     evaluator = model_evaluator_factory()(model, game);
+                   } else if (rollouts > 0) {
                      evaluator = std::make_unique<mcts::RolloutEvaluator>(rollouts, s ^ 0x5EED);
                    } else {
                      evaluator = std::make_unique<mcts::UniformEvaluator>();
@@ -95,6 +111,23 @@ const std::vector<PlayerKind>& player_kinds() {
   }();
   return kinds;
 }
+
+}  // namespace
+
+const std::vector<PlayerKind>& player_kinds() { return mutable_player_kinds(); }
+
+void register_player_kind(PlayerKind kind) {
+  auto& kinds = mutable_player_kinds();
+  for (auto& existing : kinds) {
+    if (existing.name == kind.name) {
+      existing = std::move(kind);
+      return;
+    }
+  }
+  kinds.push_back(std::move(kind));
+}
+
+void set_model_evaluator_factory(ModelEvaluatorFactory factory) { model_evaluator_factory() = std::move(factory); }
 
 std::unique_ptr<Player> make_player(std::string_view text, const games::Game& game, std::uint64_t seed) {
   util::Spec spec = util::parse_spec(text);

@@ -19,6 +19,7 @@
 
 #include "arena/player.h"
 #include "games/game.h"
+#include "mcts/evaluator.h"
 #include "util/spec.h"
 
 namespace pz::arena {
@@ -34,6 +35,17 @@ struct PlayerKind {
 };
 
 const std::vector<PlayerKind>& player_kinds();
+
+// Adds a kind (or replaces the one with the same name). Call at start-up, before any
+// make_player: the list is not locked.
+void register_player_kind(PlayerKind kind);
+
+// The evaluator behind `mcts:model=PATH`: builds a network evaluator for `game` from the
+// checkpoint at `path`, throwing util::UsageError when it cannot (missing, corrupt, another
+// game). Installed at start-up by the programs that link networks.
+using ModelEvaluatorFactory =
+    std::function<std::unique_ptr<mcts::Evaluator>(const std::string& path, const games::Game& game)>;
+void set_model_evaluator_factory(ModelEvaluatorFactory factory);
 
 std::unique_ptr<Player> make_player(std::string_view spec, const games::Game& game, std::uint64_t seed);
 

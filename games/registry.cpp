@@ -2,10 +2,18 @@
 
 #include "games/breakthrough.h"
 #include "games/connect4.h"
+#include "games/einstein.h"
+#include "games/game2048.h"
 #include "games/go.h"
+#include "games/gomoku.h"
+#include "games/havannah.h"
 #include "games/hex.h"
+#include "games/mastermind.h"
+#include "games/minesweeper.h"
 #include "games/othello.h"
+#include "games/snake.h"
 #include "games/tictactoe.h"
+#include "games/tron.h"
 #include "util/error.h"
 
 namespace pz::games {
@@ -13,6 +21,9 @@ namespace pz::games {
 const std::vector<GameEntry>& registered_games() {
   static const std::vector<GameEntry> entries = {
       tictactoe_entry(), connect4_entry(), hex_entry(), othello_entry(), go_entry(), breakthrough_entry(),
+      havannah_entry(), gomoku_entry(),
+      einstein_entry(), mastermind_entry(), minesweeper_entry(),
+      snake_entry(), game2048_entry(), tron_entry(),
   };
   return entries;
 }

@@ -69,9 +69,18 @@ expect_status 0 "$pz" bench games --game tictactoe --game connect4 --seconds 0.0
 [[ $(echo "$out" | wc -l) == 2 ]] || fail "bench games --json should print one line per game: $out"
 expect_out '"moves_per_second"'
 
-# train until the trainer lands: explains itself and shows the help.
-expect_status 0 "$pz" train --game connect4
-expect_out "not part of this build yet"
+# train: the resolved config; mistakes name the field and exit 2 (runs: tests/nn).
+expect_status 0 "$pz" train --game tictactoe --print-config --set learner.steps=300
+expect_out '"total_iters": 250'
+expect_status 2 "$pz" train --game connect4 --set selfplay.simulatons=5 --print-config
+expect_err "simulatons"
+expect_status 2 "$pz" train --resume "$tmp/no-such-run"
+expect_err "no such directory"
+echo "not a model" >"$tmp/fake.pt"
+expect_status 2 "$pz" info "$tmp/fake.pt"
+expect_err "cannot read model checkpoint"
+expect_status 2 "$pz" play --game connect4 --p1 mcts:model="$tmp/fake.pt" --p2 random
+expect_err "cannot read model checkpoint"
 
 # lr: a schedule as text, JSON and SVG; config mistakes name the field and exit 2.
 [[ $main_help == *"  lr  "* ]] || fail "--help does not list lr: $main_help"

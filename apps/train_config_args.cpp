@@ -1,0 +1,53 @@
+#include "apps/train_config_args.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "nn/files.h"
+#include "util/error.h"
+
+namespace pz::apps {
+
+namespace {
+
+std::string find_game_config(const std::string& game_name) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> dirs;
+  if (const char* env = std::getenv("PZ_CONFIG_DIR")) dirs.emplace_back(env);
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    dirs.push_back(exe.parent_path() / "configs");
+    dirs.push_back(exe.parent_path().parent_path() / "configs");
+  }
+  dirs.emplace_back(PZ_SOURCE_DIR "/configs");
+  dirs.emplace_back("configs");
+  for (const auto& d : dirs) {
+    const fs::path p = d / (game_name + ".json");
+    if (fs::is_regular_file(p, ec)) return p.string();
+  }
+  return "";
+}
+
+nlohmann::json read_json_file(const std::string& path) {
+  try {
+    return nlohmann::json::parse(nn::read_text_file(path));
+  } catch (const nlohmann::json::exception& e) {
+    throw util::UsageError(path + " is not valid JSON: " + e.what());
+  }
+}
+
+}  // namespace
+
+nlohmann::json assemble_train_config(const games::Game& game, const std::string& config_file,
+                                     const std::vector<std::string>& overrides) {
+  nlohmann::json j = nn::default_train_config();
+  const std::string defaults = find_game_config(game.info().name);
+  if (!defaults.empty()) j.merge_patch(read_json_file(defaults));
+  if (!config_file.empty()) j.merge_patch(read_json_file(config_file));
+  j["game"] = game.spec().to_string();
+  for (const auto& s : overrides) nn::apply_override(j, s);
+  return j;
+}
+
+}  // namespace pz::apps

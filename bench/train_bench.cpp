@@ -1,0 +1,99 @@
+#include "bench/train_bench.h"
+
+#include <torch/torch.h>
+
+#include <atomic>
+#include <chrono>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+#include "games/registry.h"
+#include "mcts/batching_evaluator.h"
+#include "mcts/selfplay.h"
+#include "nn/encoding.h"
+#include "nn/inference_engine.h"
+#include "nn/learner.h"
+#include "nn/replay_buffer.h"
+
+namespace pz::bench {
+
+TrainBenchResult measure_training(const nn::TrainConfig& config, double seconds) {
+  using Clock = std::chrono::steady_clock;
+  torch::set_num_threads(1);
+  const auto game = games::make_game(config.game);
+  TrainBenchResult r;
+  r.game = game->spec().to_string();
+  r.threads = config.actor_threads;
+  r.games_per_thread = config.selfplay.games_per_actor;
+  r.simulations = config.selfplay.full_simulations;
+  r.batch_size = config.batch_size;
+
+  nn::LearnerConfig lc;
+  lc.network = config.network;
+  lc.optimizer = config.optimizer;
+  lc.scheduler = config.scheduler;
+  nn::Learner learner(*game, lc, config.seed);
+  nn::InferenceOptions io;
+  io.max_batch = config.actor_threads * config.selfplay.games_per_actor * config.selfplay.leaves_per_tree;
+  io.cache_entries = config.cache_entries;
+  nn::InferenceEngine engine(*game, learner.network_handle(), io);
+  mcts::BatchingEvaluator batching(engine, static_cast<std::size_t>(io.max_batch), std::chrono::microseconds(2000),
+                                   config.actor_threads);
+
+  // Self-play: the actors run until the engine is cancelled; moves are counted as games end
+  // (a position is a searched move) and, for games still running, left out.
+  nn::ReplayBuffer buffer(*game, 1 << 16);
+  std::mutex mutex;
+  std::atomic<std::int64_t> positions{0}, games{0};
+  const auto start = Clock::now();
+  std::vector<std::thread> actors;
+  for (int t = 0; t < config.actor_threads; ++t) {
+    actors.emplace_back([&, t] {
+      try {
+        mcts::SelfPlayActor actor(*game, config.selfplay, batching, config.seed + 17 * static_cast<std::uint64_t>(t) + 1);
+        actor.play(std::numeric_limits<int>::max() / 2, [&](mcts::GameRecord&& record) {
+          positions += static_cast<std::int64_t>(record.samples.size());
+          ++games;
+          auto samples = nn::samples_from_game(*game, record);
+          std::lock_guard lock(mutex);
+          buffer.add(samples);
+        });
+      } catch (const nn::Cancelled&) {
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  const auto stats = engine.stats();
+  r.selfplay_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  r.positions = positions.load();
+  r.games = games.load();
+  engine.cancel();
+  for (auto& a : actors) a.join();
+  r.leaf_evaluations = stats.positions;
+  r.net_evaluations = stats.forward_rows;
+  r.forwards = stats.forwards;
+  r.cache_hits = stats.cache_hits;
+
+  // Learner: steps on what self-play produced (random planes when it produced nothing).
+  if (buffer.size() == 0) {
+    nn::Sample s;
+    s.observation.assign(static_cast<std::size_t>(game->info().observation_shape.size()), 0.0f);
+    s.policy.assign(static_cast<std::size_t>(game->info().policy_shape.size()), 0.0f);
+    s.policy[0] = 1.0f;
+    s.value.assign(static_cast<std::size_t>(nn::net_shape(game->info()).value_outputs), 0.0f);
+    buffer.add({s});
+  }
+  util::Rng rng(config.seed);
+  const auto learn_start = Clock::now();
+  const double learn_budget = std::max(1.0, seconds / 2);
+  while (std::chrono::duration<double>(Clock::now() - learn_start).count() < learn_budget || r.learner_steps < 3) {
+    const auto batch = buffer.sample(config.batch_size, rng, config.augment);
+    learner.train_step(batch);
+    ++r.learner_steps;
+  }
+  r.learner_seconds = std::chrono::duration<double>(Clock::now() - learn_start).count();
+  return r;
+}
+
+}  // namespace pz::bench

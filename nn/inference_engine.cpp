@@ -1,0 +1,136 @@
+#include "nn/inference_engine.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "nn/encoding.h"
+
+namespace pz::nn {
+
+InferenceEngine::InferenceEngine(const games::Game& game, PolicyValueNet net, InferenceOptions options)
+    : game_(game),
+      obs_size_(game.info().observation_shape.size()),
+      policy_size_(game.info().policy_shape.size()),
+      value_size_(net_shape(game.info()).value_outputs),
+      options_(options),
+      active_(make_network(net->config(), game.info())),
+      standby_(make_network(net->config(), game.info())) {
+  // Own copies: the caller's network may be training, or shared with other engines.
+  active_->eval();
+  standby_->eval();
+  copy_weights(*net, *active_);
+  copy_weights(*net, *standby_);
+  const games::Shape& s = game.info().observation_shape;
+  input_ = torch::zeros({std::max(1, options_.max_batch), s.channels, s.height, s.width});
+  seat_values_.resize(static_cast<std::size_t>(game.info().num_players));
+  if (options_.cache_entries > 0) {
+    cache_keys_.assign(options_.cache_entries, 0);
+    cache_generation_.assign(options_.cache_entries, 0);
+    cache_data_.assign(options_.cache_entries * static_cast<std::size_t>(policy_size_ + value_size_), 0.0f);
+  }
+}
+
+void InferenceEngine::forward(int rows) {
+  torch::InferenceMode guard;
+  auto [logits, values] = active_->forward(input_.narrow(0, 0, rows));
+  logits = logits.contiguous();
+  values = values.contiguous();
+  logits_.assign(logits.data_ptr<float>(), logits.data_ptr<float>() + static_cast<std::size_t>(rows) * policy_size_);
+  values_.assign(values.data_ptr<float>(), values.data_ptr<float>() + static_cast<std::size_t>(rows) * value_size_);
+  ++stats_.forwards;
+  stats_.forward_rows += rows;
+}
+
+namespace {
+
+void fill_request(const games::GameInfo& info, const mcts::EvalRequest& req, const float* logits, const float* values,
+                  std::vector<float>& seat_values) {
+  if (!req.legal.empty()) {
+    float best = -INFINITY;
+    for (games::Action a : req.legal) best = std::max(best, logits[a]);
+    float sum = 0;
+    for (std::size_t i = 0; i < req.legal.size(); ++i) {
+      req.priors[i] = std::exp(logits[req.legal[i]] - best);
+      sum += req.priors[i];
+    }
+    for (std::size_t i = 0; i < req.legal.size(); ++i) req.priors[i] /= sum;
+  }
+  values_for_seats(info, viewer_of(*req.state), values, seat_values.data());
+  std::copy(seat_values.begin(), seat_values.end(), req.values);
+}
+
+}  // namespace
+
+void InferenceEngine::evaluate(std::span<const mcts::EvalRequest> batch) {
+  std::lock_guard lock(mutex_);
+  if (cancelled_.load()) throw Cancelled();
+  ++stats_.calls;
+  stats_.positions += static_cast<std::int64_t>(batch.size());
+  const games::GameInfo& info = game_.info();
+  const std::size_t row_size = static_cast<std::size_t>(policy_size_ + value_size_);
+  std::vector<std::size_t> misses;
+  misses.reserve(batch.size());
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    const mcts::EvalRequest& req = batch[i];
+    if (!cache_keys_.empty()) {
+      const std::uint64_t key = req.state->hash();
+      const std::size_t slot = key % cache_keys_.size();
+      if (cache_keys_[slot] == key && cache_generation_[slot] == generation_) {
+        const float* row = &cache_data_[slot * row_size];
+        fill_request(info, req, row, row + policy_size_, seat_values_);
+        ++stats_.cache_hits;
+        continue;
+      }
+    }
+    misses.push_back(i);
+  }
+  if (misses.empty()) return;
+  const auto rows = static_cast<std::int64_t>(misses.size());
+  if (rows > input_.size(0)) {
+    const games::Shape& s = info.observation_shape;
+    input_ = torch::zeros({rows, s.channels, s.height, s.width});
+  }
+  float* in = input_.data_ptr<float>();
+  for (std::size_t r = 0; r < misses.size(); ++r) {
+    const games::State& state = *batch[misses[r]].state;
+    state.observation(viewer_of(state), in + r * static_cast<std::size_t>(obs_size_));
+  }
+  forward(static_cast<int>(rows));
+  for (std::size_t r = 0; r < misses.size(); ++r) {
+    const mcts::EvalRequest& req = batch[misses[r]];
+    const float* logits = &logits_[r * static_cast<std::size_t>(policy_size_)];
+    const float* values = &values_[r * static_cast<std::size_t>(value_size_)];
+    if (!cache_keys_.empty()) {
+      const std::uint64_t key = req.state->hash();
+      const std::size_t slot = key % cache_keys_.size();
+      cache_keys_[slot] = key;
+      cache_generation_[slot] = generation_;
+      float* row = &cache_data_[slot * row_size];
+      std::copy_n(logits, policy_size_, row);
+      std::copy_n(values, value_size_, row + policy_size_);
+    }
+    fill_request(info, req, logits, values, seat_values_);
+  }
+}
+
+void InferenceEngine::publish(PolicyValueNetImpl& weights) {
+  std::lock_guard publishing(publish_mutex_);
+  copy_weights(weights, *standby_);  // outside the evaluation lock: searches keep running
+  std::lock_guard lock(mutex_);
+  std::swap(active_, standby_);
+  ++generation_;
+}
+
+void InferenceEngine::clear_cache() {
+  std::lock_guard lock(mutex_);
+  ++generation_;
+}
+
+InferenceEngine::Stats InferenceEngine::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+}  // namespace pz::nn

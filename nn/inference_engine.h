@@ -1,0 +1,80 @@
+// The network behind the search: an mcts::Evaluator over a PolicyValueNet.
+//
+// Each evaluate() call is one forward pass in inference mode over the positions that miss
+// the cache, written into an input tensor allocated once (grown only if a larger batch
+// arrives). Batching across actor threads is BatchingEvaluator's job (mcts/); this class
+// serialises its callers with a mutex, so it is also safe to call directly from several
+// threads. Priors are the softmax of the policy logits over the legal actions only.
+//
+// Evaluation cache: a direct-mapped table keyed by State::hash (which covers the player to
+// move and rule state), holding logits and values; transpositions and the shared openings
+// of self-play games are evaluated once. publish() hot-swaps the weights: they are copied
+// into a standby network outside the lock and swapped in between two batches, and the
+// cache generation moves on so no stale entry is served. Searches in flight never pause.
+//
+// cancel() makes every later evaluate() throw Cancelled: the trainer's way to stop actors
+// in the middle of their games.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "games/game.h"
+#include "mcts/evaluator.h"
+#include "nn/network.h"
+
+namespace pz::nn {
+
+class Cancelled : public std::runtime_error {
+ public:
+  Cancelled() : std::runtime_error("evaluation cancelled") {}
+};
+
+struct InferenceOptions {
+  int max_batch = 256;             // initial input buffer rows (grows on demand)
+  std::size_t cache_entries = 0;   // 0: no cache
+};
+
+class InferenceEngine final : public mcts::Evaluator {
+ public:
+  struct Stats {
+    std::int64_t calls = 0, positions = 0, forwards = 0, forward_rows = 0, cache_hits = 0;
+    double mean_batch() const { return forwards > 0 ? static_cast<double>(forward_rows) / static_cast<double>(forwards) : 0; }
+  };
+
+  // `game` must outlive the engine; `net` must have been built for it. The engine evaluates
+  // its own copy of the weights.
+  InferenceEngine(const games::Game& game, PolicyValueNet net, InferenceOptions options = {});
+
+  void evaluate(std::span<const mcts::EvalRequest> batch) override;
+  void publish(PolicyValueNetImpl& weights);
+  void cancel() { cancelled_.store(true); }
+  void clear_cache();
+  Stats stats() const;
+
+ private:
+  void forward(int rows);
+
+  const games::Game& game_;
+  const int obs_size_, policy_size_, value_size_;
+  InferenceOptions options_;
+  mutable std::mutex mutex_;
+  std::mutex publish_mutex_;
+  PolicyValueNet active_{nullptr}, standby_{nullptr};
+  torch::Tensor input_;
+  std::vector<float> logits_, values_;  // outputs of the last forward pass
+  std::vector<float> seat_values_;
+  // Cache rows: key, generation, then policy_size_ logits and value_size_ values each.
+  std::vector<std::uint64_t> cache_keys_;
+  std::vector<std::uint32_t> cache_generation_;
+  std::vector<float> cache_data_;
+  std::uint32_t generation_ = 1;
+  std::atomic<bool> cancelled_{false};
+  Stats stats_;
+};
+
+}  // namespace pz::nn

@@ -1,0 +1,104 @@
+#include "nn/learner.h"
+
+#include <torch/torch.h>
+
+#include "nn/files.h"
+#include "optim/optimizer.h"
+#include "optim/torch_param_groups.h"
+#include "util/error.h"
+
+namespace pz::nn {
+
+Learner::Learner(const games::Game& game, const LearnerConfig& config, std::uint64_t seed)
+    : game_(game), config_(config), optimizer_config_(optim::parse_optimizer_config(config.optimizer, "learner.optimizer")) {
+  torch::manual_seed(seed);
+  net_ = make_network(config_.network, game.info());
+  net_->train();
+  optimizer_ = optim::make_optimizer(optimizer_config_, net_->named_parameters());
+  scheduler_ = optim::make_scheduler(config_.scheduler, *optimizer_);
+}
+
+Learner::~Learner() = default;
+
+double Learner::lr() const { return optimizer_->param_groups()[0].options().get_lr(); }
+
+StepStats Learner::train_step(const Batch& batch) {
+  const games::GameInfo& info = game_.info();
+  const games::Shape& s = info.observation_shape;
+  const std::int64_t n = batch.size;
+  const std::int64_t p = info.policy_shape.size();
+  const std::int64_t v = net_->shape().value_outputs;
+  // from_blob does not copy: the batch outlives this step's tensors.
+  auto obs = torch::from_blob(const_cast<float*>(batch.observations.data()), {n, s.channels, s.height, s.width});
+  auto pi = torch::from_blob(const_cast<float*>(batch.policies.data()), {n, p});
+  auto mask = torch::from_blob(const_cast<float*>(batch.policy_mask.data()), {n});
+  auto z = torch::from_blob(const_cast<float*>(batch.values.data()), {n, v});
+
+  net_->train();
+  StepStats stats;
+  stats.lr = lr();
+  optimizer_->zero_grad();
+  auto [logits, value] = net_->forward(obs);
+  auto per_row = -(pi * torch::log_softmax(logits, 1)).sum(1);
+  auto policy_loss = (per_row * mask).sum() / mask.sum().clamp_min(1.0);
+  auto value_loss = torch::mse_loss(value, z);
+  auto loss = policy_loss + config_.value_weight * value_loss;
+  loss.backward();
+  if (auto norm = optim::clip_gradients(optimizer_config_, *optimizer_)) stats.grad_norm = *norm;
+  optimizer_->step();
+  scheduler_->step();
+  ++step_;
+  stats.step = step_;
+  stats.loss = loss.item<double>();
+  stats.policy_loss = policy_loss.item<double>();
+  stats.value_loss = value_loss.item<double>();
+  return stats;
+}
+
+void Learner::save_state(const std::string& path) const {
+  write_atomically(path, [&](const std::string& tmp) {
+    torch::serialize::OutputArchive archive;
+    nlohmann::json meta = {{"step", step_}, {"scheduler", scheduler_->state_dict()},
+                           {"optimizer", optimizer_config_.to_json()}};
+    archive.write("learner", c10::IValue(meta.dump()));
+    torch::serialize::OutputArchive opt;
+    optimizer_->save(opt);
+    archive.write("optimizer", opt);
+    archive.write("torch_rng", at::detail::getDefaultCPUGenerator().get_state());
+    archive.save_to(tmp);
+  });
+}
+
+void Learner::load_state(const std::string& path) {
+  torch::serialize::InputArchive archive;
+  nlohmann::json meta;
+  try {
+    archive.load_from(path);
+    c10::IValue text;
+    archive.read("learner", text);
+    meta = nlohmann::json::parse(text.toStringRef());
+  } catch (const std::exception&) {
+    throw util::UsageError("cannot read learner state " + path + ": missing, truncated or corrupt");
+  }
+  if (meta.value("optimizer", nlohmann::json()) != optimizer_config_.to_json()) {
+    throw util::UsageError("learner state " + path + " was written for another optimiser config: " +
+                           meta.value("optimizer", nlohmann::json()).dump());
+  }
+  try {
+    torch::serialize::InputArchive opt;
+    archive.read("optimizer", opt);
+    optimizer_->load(opt);
+    torch::Tensor rng;
+    archive.read("torch_rng", rng);
+    auto generator = at::detail::getDefaultCPUGenerator();
+    generator.set_state(rng);
+  } catch (const std::exception&) {
+    throw util::UsageError("learner state " + path + ": the optimiser state does not fit this network");
+  }
+  // The saved schedule wins over the configured one (its config travels with its state), so a
+  // resumed run keeps the schedule it started with; restoring writes the saved lrs back.
+  scheduler_ = optim::restore_scheduler(meta.at("scheduler"), *optimizer_);
+  step_ = meta.at("step").get<std::int64_t>();
+}
+
+}  // namespace pz::nn

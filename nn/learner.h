@@ -1,0 +1,77 @@
+// The learner: owns the training network, its optimiser and LR schedule, and takes one
+// optimiser step per minibatch.
+//
+// Loss = policy cross-entropy (−Σ π log softmax(logits), over rows with a policy target)
+//      + value_weight · value MSE, plus weight decay through the optimiser's weight_decay
+//      (L2 for SGD, decoupled for AdamW). Gradients are clipped by total norm when the
+// optimiser config has clip_grad_norm. The step counter and schedule follow optim/'s
+// PyTorch semantics: step t trains with lr(t), then the scheduler steps.
+//
+// State (save_state/load_state): the optimiser's buffers, the scheduler's JSON state (its
+// config included), the step counter and LibTorch's CPU generator, in one LibTorch archive.
+// Weights go to a model checkpoint (checkpoint.h), so a training checkpoint's model file is
+// also an ordinary model file.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "games/game.h"
+#include "nn/net_config.h"
+#include "nn/network.h"
+#include "nn/replay_buffer.h"
+#include "optim/lr_scheduler.h"
+#include "optim/optimizer_config.h"
+
+namespace torch::optim {
+class Optimizer;
+}
+
+namespace pz::nn {
+
+struct LearnerConfig {
+  NetConfig network;
+  nlohmann::json optimizer = {{"type", "sgd"}, {"lr", 0.02}, {"momentum", 0.9}, {"weight_decay", 1e-4}};
+  nlohmann::json scheduler = {{"type", "constant"}, {"factor", 1.0}, {"total_iters", 1}};
+  double value_weight = 1.0;
+};
+
+struct StepStats {
+  std::int64_t step = 0;  // the step just taken (1-based)
+  double loss = 0, policy_loss = 0, value_loss = 0;
+  double lr = 0;          // the lr this step trained with
+  double grad_norm = -1;  // before clipping; -1 when not clipping
+};
+
+class Learner {
+ public:
+  // `game` must outlive the learner. `seed` initialises the weights.
+  Learner(const games::Game& game, const LearnerConfig& config, std::uint64_t seed);
+  ~Learner();
+
+  StepStats train_step(const Batch& batch);
+
+  PolicyValueNetImpl& network() { return *net_; }
+  PolicyValueNet network_handle() const { return net_; }
+  std::int64_t step() const { return step_; }
+  double lr() const;  // the lr the next step trains with
+
+  void save_state(const std::string& path) const;
+  // Throws util::UsageError when the file is unreadable or made for another optimiser.
+  void load_state(const std::string& path);
+
+ private:
+  const games::Game& game_;
+  LearnerConfig config_;
+  optim::OptimizerConfig optimizer_config_;
+  PolicyValueNet net_{nullptr};
+  std::unique_ptr<torch::optim::Optimizer> optimizer_;
+  std::unique_ptr<optim::LRScheduler> scheduler_;
+  std::int64_t step_ = 0;
+};
+
+}  // namespace pz::nn

@@ -1,0 +1,35 @@
+// What a model checkpoint says about itself (checkpoint.h has the file format). Torch-free,
+// so commands that only describe checkpoints (`polyzero info`) compile without LibTorch.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "nn/net_config.h"
+
+namespace pz::nn {
+
+struct ModelInfo {
+  int format = 1;
+  std::string game;       // canonical spec, e.g. "connect4:height=6,width=7"
+  NetConfig network;
+  std::int64_t step = 0;  // learner steps behind these weights
+  std::string created;    // ISO 8601 local time
+  std::string version;    // polyzero version that wrote it
+  std::string run;        // run directory, if any
+  std::int64_t parameters = 0;
+
+  nlohmann::json to_json() const;
+  static ModelInfo from_json(const nlohmann::json& j, const std::string& path);
+};
+
+// Reads only the description. Throws util::UsageError when the file is missing, not a
+// checkpoint, or corrupt.
+ModelInfo read_model_info(const std::string& path);
+
+// A few lines for `polyzero info CHECKPOINT`.
+std::string describe_model(const ModelInfo& info, const std::string& path);
+
+}  // namespace pz::nn

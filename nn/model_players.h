@@ -1,0 +1,30 @@
+// Players backed by a network checkpoint, and their registration with the arena:
+//
+//   mcts:model=CHECKPOINT,sims=N,…   the arena's PUCT player with the network as evaluator
+//                                    (every other mcts option applies; batch=K gathers K
+//                                    leaves per network call under virtual loss)
+//   policy:model=CHECKPOINT[,temp=T,seed=N]
+//                                    the raw policy, no search: the most probable legal move,
+//                                    or a move sampled ∝ p^(1/T)
+//
+// pz_arena stays free of LibTorch; programs that link networks call register_model_players()
+// once at start-up. Checkpoints are loaded once per file (and reloaded when the file
+// changes), so a match does not re-read a model for every game.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "games/game.h"
+#include "mcts/evaluator.h"
+
+namespace pz::nn {
+
+void register_model_players();
+
+// An evaluator over the checkpoint at `path`, which must be for `game`; `cache_entries`
+// positions are cached. Throws util::UsageError with the reason when it cannot.
+std::unique_ptr<mcts::Evaluator> make_model_evaluator(const std::string& path, const games::Game& game,
+                                                      std::size_t cache_entries = 1 << 14);
+
+}  // namespace pz::nn

@@ -1,0 +1,55 @@
+// A training run's directory:
+//
+//   config.json                the resolved config (train_config.h)
+//   metrics.jsonl              one JSON object per line: "kind": "train" | "eval" | "event"
+//   games.jsonl                every self-play game: moves in the game's notation, returns
+//   checkpoints/step-00001200/ model.pt (a model checkpoint), learner.pt (optimiser,
+//                              scheduler, step, torch RNG), replay.bin, state.json (counters)
+//   models/latest.pt           the newest checkpoint's model, for `mcts:model=RUN/models/latest.pt`
+//   models/step-00001200.pt    the models that were evaluated (the "previous" opponent)
+//   plots/*.svg                loss, lr and strength curves
+//
+// A checkpoint directory is written under a temporary name and renamed when complete, so a
+// run killed at any moment resumes from its newest complete checkpoint; leftovers of an
+// interrupted write are removed on resume. The newest `keep` checkpoints are kept.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pz::nn {
+
+class RunDir {
+ public:
+  explicit RunDir(std::string root) : root_(std::move(root)) {}
+
+  const std::string& root() const { return root_; }
+  std::string config_path() const { return root_ + "/config.json"; }
+  std::string metrics_path() const { return root_ + "/metrics.jsonl"; }
+  std::string games_path() const { return root_ + "/games.jsonl"; }
+  std::string checkpoints_dir() const { return root_ + "/checkpoints"; }
+  std::string models_dir() const { return root_ + "/models"; }
+  std::string plots_dir() const { return root_ + "/plots"; }
+  std::string checkpoint_dir(std::int64_t step) const;
+  std::string model_path(std::int64_t step) const;  // models/step-N.pt
+  std::string latest_model_path() const { return models_dir() + "/latest.pt"; }
+
+  // Creates the layout. Refuses (util::UsageError) a directory that already holds a run.
+  void create_new() const;
+  // Checks there is a run here and removes the debris of interrupted writes.
+  void open_existing() const;
+
+  // Steps of the complete checkpoints, ascending.
+  std::vector<std::int64_t> checkpoint_steps() const;
+  // Removes all but the newest `keep` checkpoints.
+  void prune_checkpoints(int keep) const;
+  // Drops metric lines of steps after `step` (written after the checkpoint a resumed run
+  // restarts from) and any torn last line; rewrites the file atomically.
+  void truncate_metrics_after(std::int64_t step) const;
+
+ private:
+  std::string root_;
+};
+
+}  // namespace pz::nn

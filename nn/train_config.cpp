@@ -1,0 +1,193 @@
+#include "nn/train_config.h"
+
+#include <algorithm>
+
+#include "optim/config_fields.h"
+#include "util/error.h"
+#include "util/spec.h"
+
+namespace pz::nn {
+
+using nlohmann::json;
+
+json default_train_config() {
+  return json{
+      {"game", "connect4"},
+      {"seed", 1},
+      {"network", NetConfig{}.to_json()},
+      {"selfplay",
+       {{"threads", 1},        {"games_per_thread", 32},     {"simulations", 100},       {"fast_simulations", 0},
+        {"full_search_probability", 0.25}, {"leaves_per_tree", 1}, {"c_puct", 1.25},   {"c_puct_base", 19652},
+        {"fpu", 0.25},         {"root_noise", true},         {"noise_fraction", 0.25},   {"noise_alpha_total", 10.0},
+        {"forced_playouts", false}, {"temperature", 1.0},    {"temperature_moves", 8},   {"final_temperature", 0.0},
+        {"resign", true},      {"resign_threshold", -0.9},   {"resign_consecutive", 3},  {"no_resign_fraction", 0.2},
+        {"max_moves", 0},      {"solver", true},             {"cache_entries", 65536}}},
+      {"replay", {{"capacity", 100000}, {"min_samples", 1000}, {"max_replay_ratio", 8.0}, {"q_mix", 0.0}, {"augment", true}}},
+      {"learner",
+       {{"batch_size", 256},
+        {"steps", 10000},
+        {"publish_every", 50},
+        {"value_weight", 1.0},
+        {"optimizer",
+         {{"type", "sgd"}, {"lr", 0.05}, {"momentum", 0.9}, {"nesterov", true}, {"weight_decay", 1e-4},
+          {"clip_grad_norm", 5.0}}},
+        {"scheduler",
+         {{"type", "poly"}, {"power", 1.0}, {"eta_min", 0.002}, {"warmup", {{"type", "linear"}, {"steps", 200}, {"start_factor", 0.05}}}}}}},
+      {"checkpoint", {{"every_steps", 500}, {"every_minutes", 5.0}, {"keep", 3}}},
+      {"eval", {{"every_steps", 1000}, {"games", 20}, {"sims", 64}, {"batch", 8},
+                {"opponents", json::array({"random", "uct:sims=200"})}, {"previous", true}}},
+      {"log", {{"every_steps", 10}, {"summary_minutes", 2.0}}},
+  };
+}
+
+namespace {
+
+using optim::Bounds;
+using optim::ConfigFields;
+
+const json& object_at(ConfigFields& f, const std::string& key) {
+  const json* v = f.raw(key);
+  static const json empty = json::object();
+  if (!v) return empty;
+  if (!v->is_object()) f.fail(key, "must be an object");
+  return *v;
+}
+
+}  // namespace
+
+TrainConfig parse_train_config(const json& config) {
+  if (!config.is_object()) throw util::UsageError("training config: must be a JSON object");
+  TrainConfig c;
+  ConfigFields top(config, "config");
+  c.game = top.required_string("game");
+  c.seed = static_cast<std::uint64_t>(top.integer("seed", 1, 0));
+  c.network = parse_net_config(object_at(top, "network"), "network");
+
+  {
+    ConfigFields f(object_at(top, "selfplay"), "selfplay");
+    mcts::SelfPlayConfig& s = c.selfplay;
+    c.actor_threads = static_cast<int>(f.integer("threads", 1, 1));
+    s.games_per_actor = static_cast<int>(f.integer("games_per_thread", 32, 1));
+    s.full_simulations = static_cast<int>(f.integer("simulations", 100, 1));
+    s.fast_simulations = static_cast<int>(f.integer("fast_simulations", 0, 0));
+    s.full_search_probability = f.number("full_search_probability", 0.25, Bounds::closed(0, 1));
+    s.leaves_per_tree = static_cast<int>(f.integer("leaves_per_tree", 1, 1));
+    s.search.c_puct_init = f.number("c_puct", 1.25, Bounds::above(0));
+    s.search.c_puct_base = f.number("c_puct_base", 19652, Bounds::above(0));
+    s.search.fpu_reduction = f.number("fpu", 0.25, Bounds::at_least(0));
+    s.search.root_noise = f.boolean("root_noise", true);
+    s.search.noise_fraction = f.number("noise_fraction", 0.25, Bounds::closed(0, 1));
+    s.search.noise_alpha_total = f.number("noise_alpha_total", 10.0, Bounds::above(0));
+    s.search.forced_playouts = f.boolean("forced_playouts", false);
+    s.move_selection.temperature.initial = f.number("temperature", 1.0, Bounds::at_least(0));
+    s.move_selection.temperature.moves = static_cast<int>(f.integer("temperature_moves", 8, 0));
+    s.move_selection.temperature.final = f.number("final_temperature", 0.0, Bounds::at_least(0));
+    s.move_selection.temperature.halflife = 0;
+    s.resign = f.boolean("resign", true);
+    s.resign_threshold = f.number("resign_threshold", -0.9);
+    s.resign_consecutive = static_cast<int>(f.integer("resign_consecutive", 3, 1));
+    s.no_resign_fraction = f.number("no_resign_fraction", 0.2, Bounds::closed(0, 1));
+    s.max_moves = static_cast<int>(f.integer("max_moves", 0, 0));
+    s.search.solver = f.boolean("solver", true);
+    s.search.simulations = s.full_simulations;
+    c.cache_entries = static_cast<std::size_t>(f.integer("cache_entries", 65536, 0));
+    f.finish("selfplay");
+  }
+  {
+    ConfigFields f(object_at(top, "replay"), "replay");
+    c.replay_capacity = static_cast<std::size_t>(f.integer("capacity", 100000, 1));
+    c.min_samples = static_cast<std::size_t>(f.integer("min_samples", 1000, 1));
+    c.max_replay_ratio = f.number("max_replay_ratio", 8.0, Bounds::above(0));
+    c.q_mix = f.number("q_mix", 0.0, Bounds::closed(0, 1));
+    c.augment = f.boolean("augment", true);
+    f.finish("replay");
+  }
+  json resolved = config;
+  {
+    ConfigFields f(object_at(top, "learner"), "learner");
+    c.batch_size = static_cast<int>(f.integer("batch_size", 256, 1));
+    c.steps = f.integer("steps", 10000, 1);
+    c.publish_every = static_cast<int>(f.integer("publish_every", 50, 1));
+    c.value_weight = f.number("value_weight", 1.0, Bounds::at_least(0));
+    const json* opt = f.raw("optimizer");
+    c.optimizer = opt ? *opt : default_train_config()["learner"]["optimizer"];
+    const json* sched = f.raw("scheduler");
+    c.scheduler = sched ? *sched : default_train_config()["learner"]["scheduler"];
+    f.finish("learner");
+    if (!c.scheduler.is_object()) throw util::UsageError("learner.scheduler: must be an object");
+    // A poly schedule ends where the run does unless the config says otherwise.
+    const std::string type = c.scheduler.value("type", "");
+    if ((type == "poly" || type == "PolynomialLR") && !c.scheduler.contains("total_iters") &&
+        !c.scheduler.contains("total_steps")) {
+      std::int64_t warmup = 0;
+      if (c.scheduler.contains("warmup") && c.scheduler["warmup"].is_object()) {
+        warmup = c.scheduler["warmup"].value("steps", std::int64_t{0});
+      }
+      c.scheduler["total_iters"] = std::max<std::int64_t>(1, c.steps - warmup);
+    }
+    resolved["learner"]["scheduler"] = c.scheduler;
+    resolved["learner"]["optimizer"] = c.optimizer;
+  }
+  {
+    ConfigFields f(object_at(top, "checkpoint"), "checkpoint");
+    c.checkpoint_every_steps = static_cast<int>(f.integer("every_steps", 500, 1));
+    c.checkpoint_every_minutes = f.number("every_minutes", 5.0, Bounds::above(0));
+    c.keep_checkpoints = static_cast<int>(f.integer("keep", 3, 1));
+    f.finish("checkpoint");
+  }
+  {
+    ConfigFields f(object_at(top, "eval"), "eval");
+    c.eval_every_steps = static_cast<int>(f.integer("every_steps", 0, 0));
+    c.eval_games = static_cast<int>(f.integer("games", 20, 1));
+    c.eval_sims = static_cast<int>(f.integer("sims", 64, 1));
+    c.eval_batch = static_cast<int>(f.integer("batch", 8, 1));
+    c.eval_previous = f.boolean("previous", true);
+    if (const json* opp = f.raw("opponents")) {
+      if (!opp->is_array()) f.fail("opponents", "must be a list of player specs");
+      for (const auto& o : *opp) {
+        if (!o.is_string()) f.fail("opponents", "must be a list of player specs (strings)");
+        c.eval_opponents.push_back(o.get<std::string>());
+      }
+    }
+    f.finish("eval");
+  }
+  {
+    ConfigFields f(object_at(top, "log"), "log");
+    c.log_every_steps = static_cast<int>(f.integer("every_steps", 10, 1));
+    c.summary_minutes = f.number("summary_minutes", 2.0, Bounds::above(0));
+    f.finish("log");
+  }
+  top.finish("training config");
+  c.resolved = resolved;
+  return c;
+}
+
+void apply_override(json& config, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw util::UsageError("--set " + assignment + ": expected key.path=value, e.g. learner.steps=2000");
+  }
+  const std::string path = assignment.substr(0, eq), text = assignment.substr(eq + 1);
+  json value;
+  try {
+    value = json::parse(text);
+  } catch (const std::exception&) {
+    value = text;  // a bare word is a string: game=tictactoe
+  }
+  json* node = &config;
+  std::size_t start = 0;
+  for (;;) {
+    const auto dot = path.find('.', start);
+    const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (key.empty()) throw util::UsageError("--set " + assignment + ": empty key in '" + path + "'");
+    if (!node->is_object()) throw util::UsageError("--set " + assignment + ": '" + key + "' is inside a non-object");
+    if (dot == std::string::npos) {
+      (*node)[key] = value;
+      return;
+    }
+    node = &(*node)[key];
+    start = dot + 1;
+  }
+}
+
+}  // namespace pz::nn

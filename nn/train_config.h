@@ -1,0 +1,89 @@
+// A training run's configuration: one JSON document, checked field by field.
+//
+// Where it comes from (train_command): built-in defaults (default_train_config), merged
+// with configs/<game>.json when there is one (RFC 7386 merge patch), then the command
+// line's --config file and --set overrides. The resolved document — every default spelled
+// out — is written to the run directory as config.json, and a resumed run reads only that.
+//
+//   game        game spec ("connect4")
+//   seed        run seed (weights, actors, sampling)
+//   network     net_config.h
+//   selfplay    threads, games_per_thread (trees in lockstep per thread), simulations,
+//               fast_simulations + full_search_probability (playout-cap randomisation),
+//               leaves_per_tree, c_puct, c_puct_base, fpu, root_noise, noise_fraction,
+//               noise_alpha_total, forced_playouts, temperature, temperature_moves,
+//               final_temperature, resign, resign_threshold, resign_consecutive,
+//               no_resign_fraction, max_moves, solver, cache_entries (evaluation cache)
+//   replay      capacity, min_samples (before the first step), max_replay_ratio (each
+//               sample is trained on at most this many times on average: the learner waits
+//               for self-play beyond it), q_mix (search value blended into the value target),
+//               augment (random symmetry per sample)
+//   learner     batch_size, steps (the run's length: the schedule is sized to it),
+//               publish_every (steps between weight hot-swaps to the actors), value_weight,
+//               optimizer (optim/optimizer_config.h), scheduler (optim/scheduler_factory.h;
+//               a poly schedule without total_iters gets steps − warmup steps)
+//   checkpoint  every_steps, every_minutes, keep (the newest N are kept)
+//   eval        every_steps (0: never), games, sims, batch (leaves per evaluation),
+//               opponents (player specs), previous (also play the previous evaluation's model)
+//   log         every_steps (metrics lines), summary_minutes (terminal summaries)
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mcts/selfplay.h"
+#include "nn/net_config.h"
+
+namespace pz::nn {
+
+struct TrainConfig {
+  std::string game;
+  std::uint64_t seed = 1;
+  NetConfig network;
+
+  int actor_threads = 1;
+  mcts::SelfPlayConfig selfplay;
+  std::size_t cache_entries = 0;
+
+  std::size_t replay_capacity = 100000;
+  std::size_t min_samples = 1000;
+  double max_replay_ratio = 8.0;
+  double q_mix = 0.0;
+  bool augment = true;
+
+  int batch_size = 256;
+  std::int64_t steps = 10000;
+  int publish_every = 50;
+  double value_weight = 1.0;
+  nlohmann::json optimizer, scheduler;
+
+  int checkpoint_every_steps = 500;
+  double checkpoint_every_minutes = 5.0;
+  int keep_checkpoints = 3;
+
+  int eval_every_steps = 0;
+  int eval_games = 20;
+  int eval_sims = 64;
+  int eval_batch = 8;
+  std::vector<std::string> eval_opponents;
+  bool eval_previous = true;
+
+  int log_every_steps = 10;
+  double summary_minutes = 2.0;
+
+  nlohmann::json resolved;  // the whole config, defaults filled in (what config.json holds)
+};
+
+// The defaults every game starts from (configs/<game>.json overrides them).
+nlohmann::json default_train_config();
+
+// Throws util::UsageError naming the field for anything wrong or unknown.
+TrainConfig parse_train_config(const nlohmann::json& config);
+
+// Applies "a.b.c=VALUE" (VALUE as JSON, or a plain string when it is not JSON).
+void apply_override(nlohmann::json& config, const std::string& assignment);
+
+}  // namespace pz::nn

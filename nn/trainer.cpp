@@ -1,0 +1,499 @@
+#include "nn/trainer.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "arena/match.h"
+#include "games/registry.h"
+#include "mcts/batching_evaluator.h"
+#include "mcts/selfplay.h"
+#include "nn/checkpoint.h"
+#include "nn/encoding.h"
+#include "nn/files.h"
+#include "nn/inference_engine.h"
+#include "nn/learner.h"
+#include "nn/metrics.h"
+#include "nn/progress.h"
+#include "nn/replay_buffer.h"
+#include "nn/run_dir.h"
+#include "util/error.h"
+
+namespace pz::nn {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+TrainConfig load_run_config(const std::string& run_dir) {
+  const RunDir run(run_dir);
+  run.open_existing();
+  json j;
+  try {
+    j = json::parse(read_text_file(run.config_path()));
+  } catch (const json::exception& e) {
+    throw util::UsageError(run.config_path() + " is not valid JSON: " + e.what());
+  }
+  return parse_train_config(j);
+}
+
+namespace {
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// A game record line: the moves in the game's notation, replayed from the initial state.
+json game_record_json(const games::Game& game, const mcts::GameRecord& record) {
+  auto state = game.new_initial_state();
+  json moves = json::array();
+  std::size_t i = 0;
+  while (i < record.actions.size() && !state->is_terminal()) {
+    if (state->is_simultaneous_node()) {
+      const int n = game.info().num_players;
+      std::vector<games::Action> joint;
+      for (int p = 0; p < n && i < record.actions.size(); ++p, ++i) {
+        joint.push_back(record.actions[i]);
+        moves.push_back(state->action_to_string(p, record.actions[i]));
+      }
+      if (static_cast<int>(joint.size()) < n) break;
+      state->apply_joint_action(joint);
+    } else {
+      const games::Action a = record.actions[i++];
+      moves.push_back(state->action_to_string(state->current_player(), a));
+      state->apply_action(a);
+    }
+  }
+  return {{"game", record.game}, {"moves", moves}, {"returns", record.returns}, {"resigned", record.resigned},
+          {"no_resign", record.no_resign}};
+}
+
+class Trainer {
+ public:
+  Trainer(const TrainConfig& config, const TrainOptions& options)
+      : config_(config),
+        options_(options),
+        game_(games::make_game(config.game)),
+        run_(options.run_dir),
+        buffer_(*game_, config.replay_capacity),
+        progress_(options.quiet) {
+    if (options.run_dir.find(',') != std::string::npos) {
+      throw util::UsageError("run directory " + options.run_dir +
+                             ": commas are not allowed (model paths appear in player specs)");
+    }
+  }
+
+  TrainResult run();
+
+ private:
+  void restore();
+  void start_actors();
+  void stop_actors();
+  void actor_main(int index);
+  void on_game(mcts::GameRecord&& record);
+  void write_checkpoint();
+  void evaluate();
+  void log_step(const StepStats& stats);
+  std::string progress_line() const;
+  double elapsed() const { return seconds_since(started_); }
+  std::int64_t stop_step() const { return options_.max_steps > 0 ? options_.max_steps : config_.steps; }
+
+  TrainConfig config_;
+  TrainOptions options_;
+  std::shared_ptr<const games::Game> game_;
+  RunDir run_;
+  ReplayBuffer buffer_;
+  std::unique_ptr<Learner> learner_;
+  std::unique_ptr<InferenceEngine> engine_;
+  std::unique_ptr<mcts::BatchingEvaluator> batching_;
+  std::unique_ptr<MetricsLog> metrics_;
+  std::ofstream games_out_;
+  Progress progress_;
+
+  std::vector<std::thread> actors_;
+  std::atomic<bool> stopping_{false};
+  std::mutex sink_mutex_, error_mutex_;
+  std::exception_ptr actor_error_;
+  std::atomic<std::int64_t> games_{0};
+
+  Clock::time_point started_ = Clock::now();
+  double elapsed_before_ = 0;  // seconds of earlier invocations (resume)
+  int resumes_ = 0;
+  std::int64_t last_checkpoint_step_ = -1;
+  Clock::time_point last_checkpoint_time_ = Clock::now();
+  std::string last_checkpoint_;
+  std::string previous_model_;
+  double learner_seconds_ = 0;
+  std::int64_t learner_steps_here_ = 0;
+  std::int64_t games_at_start_ = 0, samples_at_start_ = 0;
+  StepStats last_stats_;
+  std::map<std::string, double> last_eval_;
+  Clock::time_point last_summary_ = Clock::now();
+  // The previous metrics line, for per-interval rates.
+  struct Snapshot {
+    double time = 0;
+    std::int64_t games = 0, samples = 0, positions = 0, forwards = 0, forward_rows = 0, hits = 0;
+  } last_snapshot_;
+};
+
+void Trainer::restore() {
+  run_.open_existing();
+  const auto steps = run_.checkpoint_steps();
+  if (steps.empty()) {
+    // Killed before its first checkpoint: nothing to restore, start over in the same directory.
+    run_.truncate_metrics_after(0);
+    return;
+  }
+  const std::int64_t step = steps.back();
+  const std::string dir = run_.checkpoint_dir(step);
+  LoadedModel model = load_model_for(dir + "/model.pt", *game_);
+  if (!(model.info.network == config_.network)) {
+    throw util::UsageError("checkpoint " + dir + " holds a " + model.info.network.to_json().dump() +
+                           " network, but the run's config.json asks for " + config_.network.to_json().dump());
+  }
+  copy_weights(*model.net, learner_->network());
+  learner_->load_state(dir + "/learner.pt");
+  if (learner_->step() != step) {
+    throw util::UsageError("checkpoint " + dir + " is inconsistent: its learner state is at step " +
+                           std::to_string(learner_->step()));
+  }
+  buffer_.load(dir + "/replay.bin");
+  json state;
+  try {
+    state = json::parse(read_text_file(dir + "/state.json"));
+    games_ = state.at("games").get<std::int64_t>();
+    elapsed_before_ = state.at("elapsed_seconds").get<double>();
+    resumes_ = state.at("resumes").get<int>() + 1;
+    previous_model_ = state.value("previous_model", "");
+  } catch (const json::exception& e) {
+    throw util::UsageError("checkpoint " + dir + "/state.json is corrupt: " + e.what());
+  }
+  if (!previous_model_.empty() && !std::filesystem::exists(previous_model_)) previous_model_.clear();
+  last_checkpoint_step_ = step;
+  last_checkpoint_ = dir;
+  run_.truncate_metrics_after(step);
+  progress_.message("resumed " + run_.root() + " at step " + std::to_string(step) + " (" +
+                    std::to_string(buffer_.size()) + " samples in the buffer, " + std::to_string(games_.load()) +
+                    " games so far)");
+}
+
+void Trainer::start_actors() {
+  const auto max_batch = static_cast<std::size_t>(config_.actor_threads * config_.selfplay.games_per_actor *
+                                                  config_.selfplay.leaves_per_tree);
+  batching_ = std::make_unique<mcts::BatchingEvaluator>(*engine_, max_batch, std::chrono::microseconds(2000),
+                                                        config_.actor_threads);
+  for (int t = 0; t < config_.actor_threads; ++t) actors_.emplace_back([this, t] { actor_main(t); });
+}
+
+void Trainer::actor_main(int index) {
+  try {
+    const std::uint64_t seed = config_.seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(resumes_) * 7919 +
+                               static_cast<std::uint64_t>(index) + 1;
+    mcts::SelfPlayActor actor(*game_, config_.selfplay, *batching_, seed);
+    const std::function<void(mcts::GameRecord&&)> sink = [this](mcts::GameRecord&& r) { on_game(std::move(r)); };
+    // Games never run out: the actor plays until the engine is cancelled.
+    actor.play(std::numeric_limits<int>::max() / 2, sink);
+  } catch (const Cancelled&) {
+  } catch (...) {
+    std::lock_guard lock(error_mutex_);
+    if (!actor_error_) actor_error_ = std::current_exception();
+    stopping_ = true;
+  }
+}
+
+void Trainer::on_game(mcts::GameRecord&& record) {
+  if (stopping_) return;
+  auto samples = samples_from_game(*game_, record, config_.q_mix);
+  buffer_.add(samples);
+  ++games_;
+  const std::string line = game_record_json(*game_, record).dump();
+  std::lock_guard lock(sink_mutex_);
+  games_out_ << line << '\n';
+  games_out_.flush();
+}
+
+void Trainer::stop_actors() {
+  stopping_ = true;
+  if (engine_) engine_->cancel();
+  for (auto& t : actors_) t.join();
+  actors_.clear();
+}
+
+void Trainer::write_checkpoint() {
+  const std::int64_t step = learner_->step();
+  if (step == last_checkpoint_step_) return;
+  const std::string final_dir = run_.checkpoint_dir(step);
+  const std::string tmp = run_.checkpoints_dir() + "/.tmp-step-" + std::to_string(step);
+  std::error_code ec;
+  std::filesystem::remove_all(tmp, ec);
+  std::filesystem::create_directories(tmp);
+  ModelInfo info;
+  info.game = game_->spec().to_string();
+  info.network = config_.network;
+  info.step = step;
+  info.run = run_.root();
+  save_model(tmp + "/model.pt", learner_->network(), info);
+  learner_->save_state(tmp + "/learner.pt");
+  buffer_.save(tmp + "/replay.bin");
+  sync_path(tmp + "/replay.bin");
+  const json state = {{"step", step},
+                      {"games", games_.load()},
+                      {"samples", buffer_.total_added()},
+                      {"elapsed_seconds", elapsed_before_ + elapsed()},
+                      {"resumes", resumes_},
+                      {"previous_model", previous_model_},
+                      {"seed", config_.seed}};
+  write_text_atomically(tmp + "/state.json", state.dump(2) + "\n");
+  std::filesystem::remove_all(final_dir, ec);
+  std::filesystem::rename(tmp, final_dir);
+  sync_path(run_.checkpoints_dir());
+  // The newest model also under a fixed name, for players and `polyzero info`.
+  save_model(run_.latest_model_path(), learner_->network(), info);
+  run_.prune_checkpoints(config_.keep_checkpoints);
+  last_checkpoint_step_ = step;
+  last_checkpoint_time_ = Clock::now();
+  last_checkpoint_ = final_dir;
+  write_plots(run_.metrics_path(), run_.plots_dir());
+}
+
+void Trainer::evaluate() {
+  const std::int64_t step = learner_->step();
+  const std::string path = run_.model_path(step);
+  ModelInfo info;
+  info.game = game_->spec().to_string();
+  info.network = config_.network;
+  info.step = step;
+  info.run = run_.root();
+  save_model(path, learner_->network(), info);
+  const std::string me = "mcts:model=" + path + ",sims=" + std::to_string(config_.eval_sims) +
+                         ",batch=" + std::to_string(config_.eval_batch);
+  std::vector<std::pair<std::string, std::string>> matches;  // (label, opponent spec)
+  std::vector<std::string> p1s;
+  for (const auto& opponent : config_.eval_opponents) {
+    matches.push_back({opponent, opponent});
+    p1s.push_back(me);
+  }
+  if (config_.eval_previous && !previous_model_.empty()) {
+    // Both sides sample their first moves: two greedy players would replay two games.
+    const std::string temp = ",temp=1,temp_moves=4";
+    matches.push_back({"previous", "mcts:model=" + previous_model_ + ",sims=" + std::to_string(config_.eval_sims) +
+                                       ",batch=" + std::to_string(config_.eval_batch) + temp});
+    p1s.push_back(me + temp);
+  }
+  std::string summary = "eval at step " + std::to_string(step) + ":";
+  for (std::size_t i = 0; i < matches.size(); ++i) {
+    arena::MatchOptions mo;
+    mo.p1 = p1s[i];
+    mo.p2 = matches[i].second;
+    mo.games = config_.eval_games;
+    mo.threads = 1;
+    mo.seed = config_.seed * 1000003ULL + static_cast<std::uint64_t>(step);
+    const auto t0 = Clock::now();
+    const auto result = arena::play_match(*game_, mo);
+    const json line = {{"kind", "eval"},          {"step", step},          {"opponent", matches[i].first},
+                       {"games", result.played()}, {"wins", result.wins},   {"draws", result.draws},
+                       {"losses", result.losses}, {"score", result.score()}, {"seconds", seconds_since(t0)}};
+    metrics_->write(line);
+    if (options_.log_json) std::cout << line.dump() << std::endl;
+    last_eval_[matches[i].first] = result.score();
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "  vs %s %d-%d-%d (%.2f)", matches[i].first.c_str(), result.wins, result.draws,
+                  result.losses, result.score());
+    summary += buf;
+  }
+  progress_.message(summary);
+  if (!previous_model_.empty() && previous_model_ != path) {
+    // Only the newest evaluated model is needed as the next opponent; keep the directory small.
+    std::error_code ec;
+    std::filesystem::remove(previous_model_, ec);
+  }
+  previous_model_ = path;
+}
+
+void Trainer::log_step(const StepStats& stats) {
+  const auto es = engine_->stats();
+  const double now = elapsed();
+  const std::int64_t games = games_.load(), samples = buffer_.total_added();
+  const double dt = std::max(1e-9, now - last_snapshot_.time);
+  const json line = {
+      {"kind", "train"},
+      {"step", stats.step},
+      {"time", elapsed_before_ + now},
+      {"lr", stats.lr},
+      {"loss", stats.loss},
+      {"policy_loss", stats.policy_loss},
+      {"value_loss", stats.value_loss},
+      {"grad_norm", stats.grad_norm},
+      {"games", games},
+      {"samples", samples},
+      {"buffer", buffer_.size()},
+      {"games_per_s", static_cast<double>(games - last_snapshot_.games) / dt},
+      {"samples_per_s", static_cast<double>(samples - last_snapshot_.samples) / dt},
+      // Leaves the search asked the network about (cache hits included): simulations that did
+      // not end in a terminal or proven node.
+      {"sims_per_s", static_cast<double>(es.positions - last_snapshot_.positions) / dt},
+      {"net_evals_per_s", static_cast<double>(es.forward_rows - last_snapshot_.forward_rows) / dt},
+      {"mean_batch", es.forwards > last_snapshot_.forwards
+                         ? static_cast<double>(es.forward_rows - last_snapshot_.forward_rows) /
+                               static_cast<double>(es.forwards - last_snapshot_.forwards)
+                         : 0.0},
+      {"cache_hit_rate", es.positions > last_snapshot_.positions
+                             ? static_cast<double>(es.cache_hits - last_snapshot_.hits) /
+                                   static_cast<double>(es.positions - last_snapshot_.positions)
+                             : 0.0},
+      {"learner_samples_per_s",
+       learner_seconds_ > 0 ? static_cast<double>(learner_steps_here_ * config_.batch_size) / learner_seconds_ : 0.0},
+  };
+  metrics_->write(line);
+  if (options_.log_json) std::cout << line.dump() << std::endl;
+  last_snapshot_ = {now, games, samples, es.positions, es.forwards, es.forward_rows, es.cache_hits};
+}
+
+std::string Trainer::progress_line() const {
+  const double t = elapsed();
+  const std::int64_t step = learner_->step();
+  const double games_rate = static_cast<double>(games_.load() - games_at_start_) / std::max(1e-9, t);
+  const double sample_rate = static_cast<double>(buffer_.total_added() - samples_at_start_) / std::max(1e-9, t);
+  const double step_rate = static_cast<double>(learner_steps_here_) / std::max(1e-9, t);
+  double eta = std::numeric_limits<double>::infinity();
+  if (step_rate > 0) eta = static_cast<double>(stop_step() - step) / step_rate;
+  if (options_.minutes > 0) eta = std::min(eta, options_.minutes * 60 - t);
+  const auto es = engine_->stats();
+  char buf[400];
+  std::snprintf(buf, sizeof buf,
+                "step %lld/%lld | lr %.4g | loss %.3f (p %.3f v %.3f) | games %s (%.1f/s) | samples %s (%.0f/s) | "
+                "buffer %s | batch %.1f | %.2f steps/s | %s elapsed, ETA %s",
+                static_cast<long long>(step), static_cast<long long>(stop_step()), learner_->lr(), last_stats_.loss,
+                last_stats_.policy_loss, last_stats_.value_loss, format_count(static_cast<double>(games_.load())).c_str(),
+                games_rate, format_count(static_cast<double>(buffer_.total_added())).c_str(), sample_rate,
+                format_count(static_cast<double>(buffer_.size())).c_str(), es.mean_batch(), step_rate,
+                format_duration(t).c_str(), format_duration(eta).c_str());
+  return buf;
+}
+
+TrainResult Trainer::run() {
+  torch::set_num_threads(1);  // one intra-op thread per worker (shared/notes/machine.md)
+  LearnerConfig lc;
+  lc.network = config_.network;
+  lc.optimizer = config_.optimizer;
+  lc.scheduler = config_.scheduler;
+  lc.value_weight = config_.value_weight;
+  learner_ = std::make_unique<Learner>(*game_, lc, config_.seed);
+  if (options_.resume) {
+    restore();
+  } else {
+    run_.create_new();
+    write_text_atomically(run_.config_path(), config_.resolved.dump(2) + "\n");
+  }
+  metrics_ = std::make_unique<MetricsLog>(run_.metrics_path());
+  games_out_.open(run_.games_path(), std::ios::app);
+  if (!games_out_) throw util::UsageError("cannot write " + run_.games_path());
+  games_at_start_ = games_.load();
+  samples_at_start_ = buffer_.total_added();
+  if (!options_.resume) {
+    metrics_->write({{"kind", "event"}, {"event", "start"}, {"step", 0}, {"game", game_->spec().to_string()},
+                     {"parameters", learner_->network().parameter_count()}, {"time_of_day", iso_time_now()}});
+  } else {
+    metrics_->write({{"kind", "event"}, {"event", "resume"}, {"step", learner_->step()}, {"time_of_day", iso_time_now()}});
+  }
+  progress_.message("training " + game_->spec().to_string() + " in " + run_.root() + ": " +
+                    std::to_string(config_.network.blocks) + "x" + std::to_string(config_.network.channels) +
+                    " network (" + std::to_string(learner_->network().parameter_count()) + " parameters), " +
+                    std::to_string(config_.actor_threads) + " actor thread(s) x " +
+                    std::to_string(config_.selfplay.games_per_actor) + " games, " +
+                    std::to_string(config_.selfplay.full_simulations) + " simulations per move");
+
+  InferenceOptions io;
+  io.max_batch = config_.actor_threads * config_.selfplay.games_per_actor * config_.selfplay.leaves_per_tree;
+  io.cache_entries = config_.cache_entries;
+  engine_ = std::make_unique<InferenceEngine>(*game_, learner_->network_handle(), io);
+  start_actors();
+
+  TrainResult result;
+  try {
+    const bool have_time_bound = options_.minutes > 0;
+    while (true) {
+      if (options_.stop && options_.stop->load()) {
+        result.interrupted = true;
+        break;
+      }
+      if (stopping_) break;  // an actor failed
+      if (learner_->step() >= stop_step()) break;
+      if (have_time_bound && elapsed() >= options_.minutes * 60) break;
+      const auto added = static_cast<double>(buffer_.total_added());
+      const double consumed = static_cast<double>((learner_->step() + 1) * config_.batch_size);
+      if (buffer_.size() < config_.min_samples || consumed > config_.max_replay_ratio * added) {
+        progress_.update(progress_line() + (buffer_.size() < config_.min_samples ? " | filling buffer" : " | waiting for games"));
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        continue;
+      }
+      util::Rng rng(config_.seed ^ (static_cast<std::uint64_t>(learner_->step() + 1) * 0xD1B54A32D192ED03ULL));
+      const auto t0 = Clock::now();
+      const Batch batch = buffer_.sample(config_.batch_size, rng, config_.augment);
+      last_stats_ = learner_->train_step(batch);
+      learner_seconds_ += seconds_since(t0);
+      ++learner_steps_here_;
+      const std::int64_t step = learner_->step();
+      if (step % config_.publish_every == 0) engine_->publish(learner_->network());
+      if (step % config_.log_every_steps == 0) log_step(last_stats_);
+      if (step % config_.checkpoint_every_steps == 0 ||
+          seconds_since(last_checkpoint_time_) >= config_.checkpoint_every_minutes * 60) {
+        write_checkpoint();
+      }
+      if (config_.eval_every_steps > 0 && step % config_.eval_every_steps == 0 &&
+          (!config_.eval_opponents.empty() || config_.eval_previous)) {
+        evaluate();
+      }
+      if (seconds_since(last_summary_) >= config_.summary_minutes * 60) {
+        last_summary_ = Clock::now();
+        progress_.message(progress_line());
+      }
+      progress_.update(progress_line());
+    }
+  } catch (...) {
+    stop_actors();
+    progress_.finish();
+    throw;
+  }
+  stop_actors();
+  {
+    std::lock_guard lock(error_mutex_);
+    if (actor_error_) {
+      progress_.finish();
+      std::rethrow_exception(actor_error_);
+    }
+  }
+  if (learner_->step() % config_.log_every_steps != 0 && learner_->step() > 0) log_step(last_stats_);
+  write_checkpoint();
+  write_plots(run_.metrics_path(), run_.plots_dir());
+  metrics_->write({{"kind", "event"}, {"event", result.interrupted ? "interrupted" : "stop"}, {"step", learner_->step()},
+                   {"time_of_day", iso_time_now()}});
+  progress_.update(progress_line());
+  progress_.finish();
+  result.step = learner_->step();
+  result.games = games_.load();
+  result.samples = buffer_.total_added();
+  result.checkpoint = last_checkpoint_;
+  result.seconds = elapsed();
+  progress_.message(std::string(result.interrupted ? "interrupted" : "finished") + " at step " +
+                    std::to_string(result.step) + " after " + format_duration(result.seconds) + "; checkpoint " +
+                    (result.checkpoint.empty() ? std::string("none") : result.checkpoint) + "; model " +
+                    run_.latest_model_path());
+  return result;
+}
+
+}  // namespace
+
+TrainResult train(const TrainConfig& config, const TrainOptions& options) {
+  Trainer trainer(config, options);
+  return trainer.run();
+}
+
+}  // namespace pz::nn

@@ -1,0 +1,53 @@
+// The self-play trainer: actors and a learner around one replay buffer.
+//
+//   actors    `selfplay.threads` threads, each a SelfPlayActor (mcts/) advancing
+//             `games_per_thread` games in lockstep; their evaluator calls merge in one
+//             BatchingEvaluator in front of an InferenceEngine. Finished games become
+//             samples (encoding.h) in the replay buffer and lines in games.jsonl.
+//   learner   this thread: minibatches with augmentation → Learner::train_step; every
+//             `publish_every` steps the weights are hot-swapped into the engine (actors never
+//             pause); checkpoints, evaluations, metrics and plots on their schedules. The
+//             learner waits while it would train on each sample more than max_replay_ratio
+//             times on average, so a fast learner cannot overfit a slow trickle of games.
+//
+// Stopping: the step bound, the time bound, or `stop` (a signal): the current step
+// finishes, the engine is cancelled (actors abandon their games in progress, which never
+// reach the buffer), a checkpoint is written and train() returns normally.
+//
+// Resume (`resume`): the newest complete checkpoint restores weights, optimiser, schedule,
+// step counter, replay buffer and counters; metric lines written after it are dropped.
+// Self-play after a resume draws new random streams (seeded from the run seed and the
+// number of resumes): the games differ, the learner's state is exactly the saved one.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "nn/train_config.h"
+
+namespace pz::nn {
+
+struct TrainOptions {
+  std::string run_dir;
+  bool resume = false;
+  std::int64_t max_steps = 0;  // stop at this step (0: config learner.steps)
+  double minutes = 0;          // stop after this many minutes of this invocation (0: no limit)
+  bool quiet = false;          // no progress line or summaries
+  bool log_json = false;       // metrics lines on stdout too
+  const std::atomic<bool>* stop = nullptr;
+};
+
+struct TrainResult {
+  std::int64_t step = 0, games = 0, samples = 0;
+  std::string checkpoint;  // the last one written
+  bool interrupted = false;
+  double seconds = 0;
+};
+
+TrainResult train(const TrainConfig& config, const TrainOptions& options);
+
+// The config of an existing run (its config.json).
+TrainConfig load_run_config(const std::string& run_dir);
+
+}  // namespace pz::nn

@@ -1,0 +1,68 @@
+// Frontend 2: SCoPs built from C++ (nn/ describes its kernels this way), and the lowering
+// that both frontends share.
+//
+//   ScopBuilder b(ctx);
+//   b.param("N", 64).param("M").array("C", "float");
+//   b.for_("i", "0", "N").for_("j", "0", "M")
+//       .stmt("C[i][j] = 0")
+//       .for_("k", "0", "K").stmt("C[i][j] += A[i][k] * B[k][j]").end()
+//     .end().end();
+//   Scop scop = b.build();
+//
+// Bounds, conditions and statements are C text parsed by the C frontend's expression parser,
+// so both frontends accept exactly the same language. Parameters are the names used in
+// affine positions (bounds, conditions, subscripts) that are not iterators; param() declares
+// one explicitly or gives it a concrete value.
+#pragma once
+
+#include <isl/cpp.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "polyhedral/loop_tree.h"
+#include "polyhedral/scop.h"
+
+namespace pz::poly {
+
+struct LowerOptions {
+  std::map<std::string, long long> param_values;   // concrete sizes
+  std::map<std::string, std::string> element_types;  // array -> C type
+  std::vector<std::string> declared_params;          // params in declaration order first
+};
+
+// Turns a loop tree into the Scop IR: domains, access relations, the source-order schedule
+// tree. Throws FrontendError for anything outside the subset.
+Scop lower(isl::ctx ctx, const LoopNode& root, const LowerOptions& options);
+
+class ScopBuilder {
+ public:
+  explicit ScopBuilder(isl::ctx ctx);
+  ScopBuilder& param(const std::string& name, std::optional<long long> value = {});
+  ScopBuilder& array(const std::string& name, const std::string& element_type);
+  // for (iterator = lower; iterator < upper; iterator += step)
+  ScopBuilder& for_(const std::string& iterator, const std::string& lower, const std::string& upper,
+                    long long step = 1);
+  ScopBuilder& if_(const std::string& condition);
+  ScopBuilder& else_();
+  ScopBuilder& end();
+  // An assignment "lhs op rhs", e.g. "C[i][j] += A[i][k] * B[k][j]".
+  ScopBuilder& stmt(const std::string& text);
+  Scop build();
+
+ private:
+  std::vector<std::unique_ptr<LoopNode>>& current();
+  isl::ctx ctx_;
+  LowerOptions options_;
+  LoopNode root_;
+  struct Open {
+    LoopNode* node;
+    bool in_else;
+  };
+  std::vector<Open> stack_;
+};
+
+}  // namespace pz::poly

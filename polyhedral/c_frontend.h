@@ -1,0 +1,36 @@
+// Frontend 1: the scop regions of an ordinary C file, between `#pragma scop` and
+// `#pragma endscop`, as Pluto's polycc and PPCG read them.
+//
+// The subset: `for` loops with affine bounds (min/max, floord/ceild and / or % by positive
+// constants; step an integer constant; increasing or decreasing), `if` with affine
+// conditions (&&, ||, !, comparisons), assignments and compound assignments to scalars and
+// to arrays with affine subscripts, float/double/int arithmetic, casts and calls to (pure)
+// math functions inside expressions. Loop iterators are assumed dead after the region.
+//
+// Outside the regions the file is not interpreted, except for two harmless look-ups:
+// `#define NAME <integer>` before a region gives the parameter NAME a concrete value (the
+// compiler sees the same constant), and declarations give arrays their element types.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "polyhedral/builder.h"
+#include "polyhedral/loop_tree.h"
+
+namespace pz::poly {
+
+struct ScopRegion {
+  size_t begin = 0, end = 0;  // byte range: start of `#pragma scop` .. end of `#pragma endscop` line
+  int line = 0;               // of `#pragma scop`
+  std::string indent;         // whitespace before `#pragma scop`
+  std::unique_ptr<LoopNode> tree;
+  LowerOptions options;
+};
+
+// Finds and parses every region; throws FrontendError (line:column: message) on anything
+// outside the subset and when no region exists.
+std::vector<ScopRegion> parse_c_regions(const std::string& source);
+
+}  // namespace pz::poly

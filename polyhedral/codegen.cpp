@@ -1,0 +1,284 @@
+#include "polyhedral/codegen.h"
+
+#include <isl/ast.h>
+#include <isl/ast_build.h>
+#include <isl/id.h>
+#include <isl/val.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+#include <string_view>
+
+#include "polyhedral/isl_context.h"
+#include "polyhedral/parallel_marks.h"
+
+namespace pz::poly {
+
+namespace {
+
+std::string val_str(isl_val* v) {
+  char* s = isl_val_to_str(v);
+  std::string out = s;
+  free(s);
+  isl_val_free(v);
+  return out;
+}
+
+// Concatenation by appending: GCC 12 at -O3 reports false -Wstringop-overflow and
+// -Warray-bounds for chains of `"literal" + std::string` (GCC bug 105651).
+std::string cat(std::initializer_list<std::string_view> parts) {
+  std::string out;
+  for (auto p : parts) out.append(p);
+  return out;
+}
+
+// "(a <= b)" -> "a <= b": conditions and substituted iterators read better without the
+// outer pair (and clang warns about `if ((a == b))`).
+std::string strip(const std::string& s) {
+  if (s.size() < 2 || s.front() != '(' || s.back() != ')') return s;
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+    if (depth == 0 && i + 1 < s.size()) return s;
+  }
+  return s.substr(1, s.size() - 2);
+}
+
+class Emitter {
+ public:
+  Emitter(const Scop& scop, const CodegenOptions& o, std::string prefix) : scop_(scop), o_(o), prefix_(std::move(prefix)) {
+    for (const auto& s : scop.statements) stmts_[s.name] = &s;
+  }
+
+  void node(isl_ast_node* n, int depth, const char* pragma = nullptr, const std::string& pragma_iterator = "") {
+    switch (isl_ast_node_get_type(n)) {
+      case isl_ast_node_for: emit_for(n, depth, pragma, pragma_iterator); break;
+      case isl_ast_node_if: emit_if(n, depth); break;
+      case isl_ast_node_block: {
+        isl_ast_node_list* list = isl_ast_node_block_get_children(n);
+        int k = isl_ast_node_list_n_ast_node(list);
+        for (int i = 0; i < k; ++i) {
+          isl_ast_node* c = isl_ast_node_list_get_ast_node(list, i);
+          node(c, depth);
+          isl_ast_node_free(c);
+        }
+        isl_ast_node_list_free(list);
+        break;
+      }
+      case isl_ast_node_mark: {
+        isl_id* id = isl_ast_node_mark_get_id(n);
+        std::string name = isl_id_get_name(id);
+        int loop = mark_loop_depth(id);
+        isl_id_free(id);
+        isl_ast_node* c = isl_ast_node_mark_get_node(n);
+        // A mark applies to the loop of its schedule dimension; when isl removed that loop
+        // (a single iteration) the pragma is dropped, never moved to the loop below.
+        const char* p = nullptr;
+        if (o_.openmp && name == kParallelMark) p = kParallelMark;
+        if (o_.openmp && name == kSimdMark) p = kSimdMark;
+        node(c, depth, p, p ? prefix_ + std::to_string(loop) : "");
+        isl_ast_node_free(c);
+        break;
+      }
+      case isl_ast_node_user: emit_user(n, depth); break;
+      default: line(depth, "/* unsupported isl AST node */");
+    }
+  }
+
+  std::string str() const { return out_.str(); }
+
+ private:
+  void line(int depth, const std::string& text) { out_ << o_.indent << std::string(2 * depth, ' ') << text << "\n"; }
+
+  // OpenMP needs the canonical form `for (i = a; i <= b; i += c)`: isl's conditions are
+  // `iterator <= bound` or `iterator < bound`; anything else gets no pragma.
+  static bool canonical(isl_ast_node* f) {
+    isl_ast_expr* cond = isl_ast_node_for_get_cond(f);
+    bool ok = isl_ast_expr_get_type(cond) == isl_ast_expr_op &&
+              (isl_ast_expr_op_get_type(cond) == isl_ast_expr_op_le || isl_ast_expr_op_get_type(cond) == isl_ast_expr_op_lt);
+    if (ok) {
+      isl_ast_expr* lhs = isl_ast_expr_op_get_arg(cond, 0);
+      isl_ast_expr* it = isl_ast_node_for_get_iterator(f);
+      ok = isl_ast_expr_is_equal(lhs, it) == isl_bool_true;
+      isl_ast_expr_free(lhs);
+      isl_ast_expr_free(it);
+    }
+    isl_ast_expr_free(cond);
+    return ok;
+  }
+
+  void emit_for(isl_ast_node* f, int depth, const char* pragma, const std::string& pragma_iterator) {
+    isl_ast_expr* it = isl_ast_node_for_get_iterator(f);
+    isl_ast_expr* init = isl_ast_node_for_get_init(f);
+    isl_ast_expr* cond = isl_ast_node_for_get_cond(f);
+    isl_ast_expr* inc = isl_ast_node_for_get_inc(f);
+    std::string name = expr(it), inc_s = expr(inc);
+    if (pragma && name == pragma_iterator && canonical(f)) line(depth, std::string("#pragma ") + pragma);
+    line(depth, "for (" + o_.iterator_type + " " + name + " = " + expr(init) + "; " + strip(expr(cond)) + "; " + name +
+                    (inc_s == "1" ? "++" : " += " + inc_s) + ") {");
+    isl_ast_expr_free(it);
+    isl_ast_expr_free(init);
+    isl_ast_expr_free(cond);
+    isl_ast_expr_free(inc);
+    isl_ast_node* body = isl_ast_node_for_get_body(f);
+    node(body, depth + 1);
+    isl_ast_node_free(body);
+    line(depth, "}");
+  }
+
+  void emit_if(isl_ast_node* n, int depth) {
+    isl_ast_expr* cond = isl_ast_node_if_get_cond(n);
+    line(depth, "if (" + strip(expr(cond)) + ") {");
+    isl_ast_expr_free(cond);
+    isl_ast_node* then = isl_ast_node_if_get_then_node(n);
+    node(then, depth + 1);
+    isl_ast_node_free(then);
+    if (isl_ast_node_if_has_else_node(n) == isl_bool_true) {
+      line(depth, "} else {");
+      isl_ast_node* other = isl_ast_node_if_get_else_node(n);
+      node(other, depth + 1);
+      isl_ast_node_free(other);
+    }
+    line(depth, "}");
+  }
+
+  // The user node is a call S(e0, e1, ...): e_k is the value of the statement's k-th
+  // original iterator in terms of the new loops.
+  void emit_user(isl_ast_node* n, int depth) {
+    isl_ast_expr* call = isl_ast_node_user_get_expr(n);
+    isl_ast_expr* fn = isl_ast_expr_op_get_arg(call, 0);
+    isl_id* id = isl_ast_expr_id_get_id(fn);
+    std::string name = isl_id_get_name(id);
+    isl_id_free(id);
+    isl_ast_expr_free(fn);
+    const Statement* s = stmts_.at(name);
+    std::map<std::string, std::string> values;
+    int nargs = isl_ast_expr_op_get_n_arg(call);
+    for (int i = 1; i < nargs && i - 1 < static_cast<int>(s->iterators.size()); ++i) {
+      isl_ast_expr* a = isl_ast_expr_op_get_arg(call, i);
+      values[s->iterators[i - 1]] = strip(expr(a));
+      isl_ast_expr_free(a);
+    }
+    isl_ast_expr_free(call);
+    line(depth, s->to_c([&](const std::string& v) -> std::optional<std::string> {
+      auto it = values.find(v);
+      if (it == values.end()) return std::nullopt;
+      return it->second;
+    }) + ";");
+  }
+
+  std::string arg(isl_ast_expr* e, int i) {
+    isl_ast_expr* a = isl_ast_expr_op_get_arg(e, i);
+    std::string s = expr(a);
+    isl_ast_expr_free(a);
+    return s;
+  }
+
+  // Fully parenthesised: generated code is read by compilers, and precedence mistakes are
+  // the classic bug of hand-written printers.
+  std::string expr(isl_ast_expr* e) {
+    switch (isl_ast_expr_get_type(e)) {
+      case isl_ast_expr_id: {
+        isl_id* id = isl_ast_expr_id_get_id(e);
+        std::string s = isl_id_get_name(id);
+        isl_id_free(id);
+        return s;
+      }
+      case isl_ast_expr_int: return val_str(isl_ast_expr_int_get_val(e));
+      case isl_ast_expr_op: break;
+      default: return "/* bad expression */ 0";
+    }
+    int n = isl_ast_expr_op_get_n_arg(e);
+    auto bin = [&](const char* op) { return cat({"(", arg(e, 0), " ", op, " ", arg(e, 1), ")"}); };
+    switch (isl_ast_expr_op_get_type(e)) {
+      case isl_ast_expr_op_and:
+      case isl_ast_expr_op_and_then: return bin("&&");
+      case isl_ast_expr_op_or:
+      case isl_ast_expr_op_or_else: return bin("||");
+      case isl_ast_expr_op_max:
+      case isl_ast_expr_op_min: {
+        const char* cmp = isl_ast_expr_op_get_type(e) == isl_ast_expr_op_max ? " > " : " < ";
+        std::string acc = arg(e, 0);
+        for (int i = 1; i < n; ++i) {
+          std::string b = arg(e, i);
+          acc = cat({"(", acc, cmp, b, " ? ", acc, " : ", b, ")"});
+        }
+        return acc;
+      }
+      case isl_ast_expr_op_minus: return cat({"(-", arg(e, 0), ")"});
+      case isl_ast_expr_op_add: return bin("+");
+      case isl_ast_expr_op_sub: return bin("-");
+      case isl_ast_expr_op_mul: return bin("*");
+      case isl_ast_expr_op_div:     // exact division
+      case isl_ast_expr_op_pdiv_q:  // dividend known non-negative
+        return bin("/");
+      case isl_ast_expr_op_pdiv_r:
+      case isl_ast_expr_op_zdiv_r: return bin("%");
+      case isl_ast_expr_op_fdiv_q: {
+        // floor division by a positive constant, correct for negative dividends
+        std::string a = arg(e, 0), b = arg(e, 1);
+        return cat({"(", a, " >= 0 ? ", a, " / ", b, " : -((-", a, " + ", b, " - 1) / ", b, "))"});
+      }
+      case isl_ast_expr_op_cond:
+      case isl_ast_expr_op_select: return cat({"(", arg(e, 0), " ? ", arg(e, 1), " : ", arg(e, 2), ")"});
+      case isl_ast_expr_op_eq: return bin("==");
+      case isl_ast_expr_op_le: return bin("<=");
+      case isl_ast_expr_op_lt: return bin("<");
+      case isl_ast_expr_op_ge: return bin(">=");
+      case isl_ast_expr_op_gt: return bin(">");
+      default: return "/* unsupported operator */ 0";
+    }
+  }
+
+  const Scop& scop_;
+  const CodegenOptions& o_;
+  std::string prefix_;  // generated iterators are prefix_ + schedule dimension
+  std::map<std::string, const Statement*> stmts_;
+  std::ostringstream out_;
+};
+
+// Generated iterators must not capture a name the statements use.
+std::string iterator_prefix(const Scop& scop) {
+  std::set<std::string> used(scop.params.begin(), scop.params.end());
+  for (const auto& a : scop.arrays) used.insert(a.name);
+  for (const auto& s : scop.statements) {
+    auto add = [&](const ExprPtr& e) {
+      if (e) visit(e, [&](const ExprPtr& x) { used.insert(x->text); });
+    };
+    add(s.lhs);
+    add(s.rhs);
+  }
+  for (std::string prefix : {"c", "pz_c", "pz_loop_c"}) {
+    bool clash = false;
+    for (const auto& u : used)
+      if (u.rfind(prefix, 0) == 0 && u.size() > prefix.size() &&
+          u.find_first_not_of("0123456789", prefix.size()) == std::string::npos)
+        clash = true;
+    if (!clash) return prefix;
+  }
+  return "pz_loop_iterator_c";
+}
+
+}  // namespace
+
+std::string generate_c(const Scop& scop, const isl::schedule& schedule, const CodegenOptions& options) {
+  isl_ctx* ctx = isl_schedule_get_ctx(schedule.get());
+  isl_ast_build* build = isl_ast_build_from_context(scop.context.copy());
+  std::string prefix = iterator_prefix(scop);
+  isl_id_list* names = isl_id_list_alloc(ctx, 32);
+  for (int i = 0; i < 32; ++i) names = isl_id_list_add(names, isl_id_alloc(ctx, (prefix + std::to_string(i)).c_str(), nullptr));
+  build = isl_ast_build_set_iterators(build, names);
+  isl_ast_node* tree = isl_ast_build_node_from_schedule(build, schedule.copy());
+  isl_ast_build_free(build);
+  if (!tree) {
+    const char* msg = isl_ctx_last_error_msg(ctx);
+    throw std::runtime_error(std::string("isl AST generation failed: ") + (msg ? msg : "unknown error"));
+  }
+  Emitter em(scop, options, prefix);
+  em.node(tree, 1);
+  isl_ast_node_free(tree);
+  return options.indent + "{\n" + em.str() + options.indent + "}\n";
+}
+
+}  // namespace pz::poly

@@ -1,0 +1,24 @@
+// Legality against dependences: every pass calls these on its result, so an illegal
+// transformation is caught where it is made rather than as wrong numbers later.
+#pragma once
+
+#include <isl/cpp.h>
+
+#include <optional>
+#include <string>
+
+namespace pz::poly {
+
+// nullopt when every dependence source runs strictly before its sink under `schedule`;
+// otherwise isl's text of the violated dependences.
+std::optional<std::string> find_violation(const isl::schedule& schedule, const isl::union_map& deps);
+
+// True when member `pos` of `band` carries no dependence among the instances below it once
+// the loops above (outer bands and members 0..pos-1) are fixed: the loop can run in parallel.
+bool band_member_is_parallel(const isl::schedule_node& band, int pos, const isl::union_map& deps);
+
+// True when member `pos` of `band` takes a single value once the loops above it are fixed:
+// isl generates no loop for it, so marking it would mark nothing.
+bool band_member_is_degenerate(const isl::schedule_node& band, int pos);
+
+}  // namespace pz::poly

@@ -1,0 +1,106 @@
+#include "polyhedral/parallel_marks.h"
+
+#include <isl/id.h>
+#include <isl/schedule_node.h>
+
+#include <cstdint>
+
+#include "polyhedral/legality.h"
+#include "polyhedral/loop_order.h"
+
+namespace pz::poly {
+
+namespace {
+
+bool is_band(const isl::schedule_node& n) { return isl_schedule_node_get_type(n.get()) == isl_schedule_node_band; }
+int members(const isl::schedule_node& n) { return static_cast<int>(isl_schedule_node_band_n_member(n.get())); }
+
+// The mark carries the schedule depth of the loop it means: when isl drops that loop (a
+// single iteration) the code generator must not put the pragma on the loop below it.
+isl::schedule_node insert_mark(isl::schedule_node node, const char* name) {
+  intptr_t depth = isl_schedule_node_get_schedule_depth(node.get());
+  isl_id* id = isl_id_alloc(isl_schedule_node_get_ctx(node.get()), name, reinterpret_cast<void*>(depth));
+  return isl::manage(isl_schedule_node_insert_mark(node.release(), id));
+}
+
+isl::schedule_node split(isl::schedule_node node, int pos) {
+  return isl::manage(isl_schedule_node_band_split(node.release(), pos));
+}
+
+// Applies `fn` to every child of `node` and returns `node` (re-anchored in the new tree).
+template <class Fn>
+isl::schedule_node for_children(isl::schedule_node node, Fn&& fn) {
+  int n = static_cast<int>(isl_schedule_node_n_children(node.get()));
+  for (int i = 0; i < n; ++i) node = fn(node.child(i)).parent();
+  return node;
+}
+
+isl::schedule_node parallel_walk(isl::schedule_node node, const isl::union_map& deps, std::vector<std::string>& log) {
+  if (is_band(node)) {
+    int n = members(node);
+    bool permutable = isl_schedule_node_band_get_permutable(node.get()) == isl_bool_true;
+    for (int p = 0; p < n; ++p) {
+      if (p > 0 && !permutable) break;
+      isl::schedule_node candidate = node;
+      if (p > 0) {
+        std::vector<int> perm = {p};
+        for (int m = 0; m < n; ++m)
+          if (m != p) perm.push_back(m);
+        candidate = permute_band(node, perm);
+      }
+      if (!band_member_is_parallel(candidate, 0, deps) || band_member_is_degenerate(candidate, 0)) continue;
+      node = n > 1 ? split(candidate, 1) : candidate;
+      node = insert_mark(node, kParallelMark);
+      std::string line = "parallel: member ";
+      line += std::to_string(p);
+      line += " of a band of ";
+      line += std::to_string(n);
+      line += p > 0 ? " moved outermost and marked '" : " marked '";
+      line += kParallelMark;
+      line += '\'';
+      log.push_back(line);
+      return node;  // one parallel loop per nest: nothing below is marked
+    }
+  }
+  return for_children(node, [&](isl::schedule_node c) { return parallel_walk(c, deps, log); });
+}
+
+isl::schedule_node simd_walk(isl::schedule_node node, const isl::union_map& deps, std::vector<std::string>& log,
+                             bool& band_below) {
+  bool any = false;
+  node = for_children(node, [&](isl::schedule_node c) {
+    bool below = false;
+    c = simd_walk(c, deps, log, below);
+    any = any || below;
+    return c;
+  });
+  if (!is_band(node)) {
+    band_below = any;
+    return node;
+  }
+  band_below = true;
+  if (any) return node;
+  int n = members(node);
+  if (!band_member_is_parallel(node, n - 1, deps)) return node;
+  if (n > 1) node = split(node, n - 1).child(0);
+  node = insert_mark(node, kSimdMark);
+  if (n > 1) node = node.parent();
+  std::string line = "vectorize: innermost loop marked '";
+  line += kSimdMark;
+  line += '\'';
+  log.push_back(line);
+  return node;
+}
+
+}  // namespace
+
+isl::schedule mark_parallel_loops(const isl::schedule& schedule, const isl::union_map& deps, std::vector<std::string>& log) {
+  return parallel_walk(schedule.get_root(), deps, log).get_schedule();
+}
+
+isl::schedule mark_simd_loops(const isl::schedule& schedule, const isl::union_map& deps, std::vector<std::string>& log) {
+  bool below = false;
+  return simd_walk(schedule.get_root(), deps, log, below).get_schedule();
+}
+
+}  // namespace pz::poly

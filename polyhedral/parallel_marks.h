@@ -1,0 +1,26 @@
+// Marks loops for OpenMP, as schedule-tree marks the code generator turns into pragmas:
+//  - "omp parallel for" above the outermost loop of each nest that carries no dependence
+//    (in a permutable band any parallel member may be moved outermost first);
+//  - "omp simd" above the innermost loop of each nest when it carries no dependence.
+// Every candidate is checked against the dependences with the loops above it fixed
+// (legality.h), not taken from isl's coincidence flags. A mark's isl_id user pointer holds
+// the schedule depth of the loop it applies to (mark_loop_depth).
+#pragma once
+
+#include <isl/cpp.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pz::poly {
+
+inline constexpr const char* kParallelMark = "omp parallel for";
+inline constexpr const char* kSimdMark = "omp simd";
+
+inline int mark_loop_depth(isl_id* mark) { return static_cast<int>(reinterpret_cast<intptr_t>(isl_id_get_user(mark))); }
+
+isl::schedule mark_parallel_loops(const isl::schedule& schedule, const isl::union_map& deps, std::vector<std::string>& log);
+isl::schedule mark_simd_loops(const isl::schedule& schedule, const isl::union_map& deps, std::vector<std::string>& log);
+
+}  // namespace pz::poly

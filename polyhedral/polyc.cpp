@@ -1,0 +1,104 @@
+#include "polyhedral/polyc.h"
+
+#include <functional>
+
+#include "polyhedral/builder.h"
+#include "polyhedral/c_frontend.h"
+#include "polyhedral/codegen.h"
+#include "polyhedral/dependences.h"
+#include "polyhedral/isl_context.h"
+#include "polyhedral/legality.h"
+#include "polyhedral/loop_order.h"
+#include "polyhedral/parallel_marks.h"
+
+namespace pz::poly {
+
+namespace {
+
+ScopReport describe_scop(const Scop& scop, const Dependences& deps, int line) {
+  ScopReport r;
+  r.line = line;
+  r.params = scop.params;
+  for (auto& p : r.params)
+    if (auto it = scop.param_values.find(p); it != scop.param_values.end()) {
+      p += '=';
+      p += std::to_string(it->second);
+    }
+  for (const auto& s : scop.statements) {
+    StatementReport sr;
+    sr.name = s.name;
+    sr.text = s.to_c();
+    sr.line = s.loc.line;
+    sr.domain = isl_str(s.domain);
+    for (const auto& a : s.accesses) (a.write ? sr.writes : sr.reads).push_back(isl_str(a.relation));
+    r.statements.push_back(sr);
+  }
+  r.raw = isl_str(deps.raw);
+  r.war = isl_str(deps.war);
+  r.waw = isl_str(deps.waw);
+  r.live_in = isl_str(deps.live_in);
+  r.live_out = isl_str(deps.live_out);
+  return r;
+}
+
+// Runs one pass and keeps its result only if every dependence still holds.
+isl::schedule checked(const char* name, const isl::schedule& before, const isl::union_map& validity,
+                      std::vector<std::string>& log, const std::function<isl::schedule()>& pass) {
+  isl::schedule after = pass();
+  if (auto bad = find_violation(after, validity)) {
+    log.push_back(std::string(name) + ": UNDONE, it would violate " + *bad);
+    return before;
+  }
+  log.push_back(std::string(name) + ": legal (all dependences respected)");
+  return after;
+}
+
+std::string transform_region(const ScopRegion& region, const PolycOptions& o, ScopReport& report) {
+  IslContext ctx;
+  std::string code;
+  {
+    Scop scop = lower(ctx.ctx(), *region.tree, region.options);
+    Dependences deps = compute_dependences(scop);
+    const isl::union_map validity = deps.validity();
+    report = describe_scop(scop, deps, region.line);
+    ScheduleResult sr = compute_schedule(ctx, scop, deps, o.schedule);
+    report.schedule_origin = sr.origin;
+    auto& log = report.passes;
+    isl::schedule s = sr.schedule;
+    s = checked("loop order", s, validity, log, [&] { return order_loops_for_locality(s, scop, log); });
+    if (o.tile.mode != TileOptions::Mode::kOff)
+      s = checked("tiling", s, validity, log, [&] { return tile_bands(s, scop, o.tile, log); });
+    if (o.parallel) s = checked("parallel", s, validity, log, [&] { return mark_parallel_loops(s, validity, log); });
+    if (o.vectorize) s = checked("vectorize", s, validity, log, [&] { return mark_simd_loops(s, validity, log); });
+    report.schedule = isl_str(s);
+    CodegenOptions co;
+    co.indent = region.indent;
+    code = region.indent + "/* polyc: scop of line " + std::to_string(region.line) + ", " + sr.origin + " */\n";
+    code += generate_c(scop, s, co);
+    // The original iterators are dead after the region (as in Pluto and PPCG); using them
+    // keeps -Wunused-variable quiet when they were declared only for these loops.
+    std::string uses;
+    for (const auto& it : scop.outer_iterators) uses += "(void)" + it + "; ";
+    if (!uses.empty()) code += region.indent + uses.substr(0, uses.size() - 1) + "\n";
+  }
+  return code;
+}
+
+}  // namespace
+
+PolycResult polyc(const std::string& source, const PolycOptions& options) {
+  std::vector<ScopRegion> regions = parse_c_regions(source);
+  PolycResult result;
+  size_t copied = 0;
+  for (const auto& r : regions) {
+    result.output += source.substr(copied, r.begin - copied);
+    ScopReport report;
+    result.output += transform_region(r, options, report);
+    result.scops.push_back(std::move(report));
+    copied = r.end;
+  }
+  result.output += source.substr(copied);
+  return result;
+}
+
+}  // namespace pz::poly

@@ -1,0 +1,31 @@
+// polyc: the source-to-source driver. Each scop region of a C file goes through
+//   frontend → dependences → isl schedule → loop order → tiling → parallel / simd marks
+//   → legality check after every pass (an illegal step is undone and reported) → C
+// and replaces its region; the rest of the file is copied byte for byte.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "polyhedral/report.h"
+#include "polyhedral/scheduler.h"
+#include "polyhedral/tiling.h"
+
+namespace pz::poly {
+
+struct PolycOptions {
+  ScheduleOptions schedule;
+  TileOptions tile;
+  bool parallel = false;   // mark outer parallel loops `omp parallel for`
+  bool vectorize = false;  // mark innermost parallel loops `omp simd`
+};
+
+struct PolycResult {
+  std::string output;
+  std::vector<ScopReport> scops;
+};
+
+// Throws FrontendError for input outside the subset.
+PolycResult polyc(const std::string& source, const PolycOptions& options);
+
+}  // namespace pz::poly

@@ -1,0 +1,28 @@
+// What polyc did to one scop, for `--report` (text) and `--json`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace pz::poly {
+
+struct StatementReport {
+  std::string name, text, domain;
+  int line = 0;
+  std::vector<std::string> reads, writes;  // access relations
+};
+
+struct ScopReport {
+  int line = 0;  // of `#pragma scop`
+  std::vector<std::string> params;
+  std::vector<StatementReport> statements;
+  std::string raw, war, waw, live_in, live_out;  // isl text
+  std::string schedule_origin;
+  std::vector<std::string> passes;  // one line per transformation and per legality check
+  std::string schedule;             // final schedule tree (isl's YAML form)
+};
+
+std::string format_report_text(const std::vector<ScopReport>& scops);
+std::string format_report_json(const std::vector<ScopReport>& scops);
+
+}  // namespace pz::poly

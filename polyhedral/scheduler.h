@@ -1,0 +1,35 @@
+// The starting schedule: isl's Pluto-style scheduler (maximal permutable, coincident bands;
+// proximity = validity = all dependences), under an operation budget. When the budget is
+// exceeded, or isl fails, it falls back to a cheaper configuration (no fusion across SCCs)
+// and finally to the source order, which is always legal.
+#pragma once
+
+#include <isl/cpp.h>
+
+#include <string>
+
+#include "polyhedral/dependences.h"
+#include "polyhedral/isl_context.h"
+#include "polyhedral/scop.h"
+
+namespace pz::poly {
+
+struct ScheduleOptions {
+  // kMin: statements of different SCCs never share a loop (isl's serialize_sccs): deeper
+  // permutable bands (GEMM keeps i,j,k together). kMax: isl's clustering fuses what it can.
+  enum class Fusion { kMin, kMax };
+  Fusion fusion = Fusion::kMin;
+  int max_coefficient = 4;                  // bounds skewing coefficients
+  unsigned long budget = 20'000'000;        // isl operations per attempt
+  bool use_isl = true;                      // false: keep the source order
+};
+
+struct ScheduleResult {
+  isl::schedule schedule;
+  std::string origin;  // "isl (fusion=min)", "source order (isl: maximal number of operations exceeded)", ...
+};
+
+ScheduleResult compute_schedule(IslContext& ctx, const Scop& scop, const Dependences& deps,
+                                const ScheduleOptions& options);
+
+}  // namespace pz::poly

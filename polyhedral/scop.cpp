@@ -1,0 +1,77 @@
+#include "polyhedral/scop.h"
+
+#include <sstream>
+
+#include "polyhedral/isl_context.h"
+
+namespace pz::poly {
+
+int Array::element_bytes() const {
+  if (element_type == "float" || element_type == "int" || element_type == "unsigned") return 4;
+  if (element_type == "char") return 1;
+  if (element_type == "short") return 2;
+  return 8;  // double, long, long long, and unknown types (declared elsewhere)
+}
+
+std::string Statement::to_c(const NameMap& rename) const {
+  std::string s = pz::poly::to_c(*lhs, rename);
+  s += ' ';
+  s += op;
+  if (rhs) {
+    s += ' ';
+    s += pz::poly::to_c(*rhs, rename);
+  }
+  return s;
+}
+
+namespace {
+
+isl::union_map collect(const Scop& scop, bool writes) {
+  isl::union_map all = isl::union_map::empty(scop.ctx);
+  for (const auto& s : scop.statements)
+    for (const auto& a : s.accesses)
+      if (a.write == writes) all = all.unite(isl::union_map(a.relation));
+  return all.coalesce();
+}
+
+}  // namespace
+
+isl::union_set Scop::domain() const {
+  isl::union_set d = isl::union_set::empty(ctx);
+  for (const auto& s : statements) d = d.unite(isl::union_set(s.domain));
+  return d;
+}
+
+isl::union_map Scop::reads() const { return collect(*this, false); }
+isl::union_map Scop::writes() const { return collect(*this, true); }
+
+const Array* Scop::array(const std::string& name) const {
+  for (const auto& a : arrays)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+const Statement* Scop::statement(const std::string& name) const {
+  for (const auto& s : statements)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::string Scop::to_string() const {
+  std::ostringstream out;
+  out << "parameters:";
+  for (const auto& p : params) {
+    out << " " << p;
+    if (auto it = param_values.find(p); it != param_values.end()) out << "=" << it->second;
+  }
+  out << "\narrays:";
+  for (const auto& a : arrays) out << " " << a.element_type << " " << a.name << "[" << a.rank << "-d]";
+  out << "\n";
+  for (const auto& s : statements) {
+    out << s.name << ": " << s.to_c() << "\n  domain: " << isl_str(s.domain) << "\n";
+    for (const auto& a : s.accesses) out << "  " << (a.write ? "write: " : "read:  ") << isl_str(a.relation) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace pz::poly

@@ -1,0 +1,68 @@
+// The SCoP IR: statements with iteration domains, affine reads and writes, the initial
+// (source-order) schedule, parameters and, where known, their concrete values.
+//
+// Every isl object here belongs to the IslContext the Scop was built with, which must
+// outlive it. Domains already include the context (parameter values and assumptions), so
+// every analysis downstream is specialised to concrete sizes when they are known.
+#pragma once
+
+#include <isl/cpp.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "polyhedral/expr.h"
+
+namespace pz::poly {
+
+struct Array {
+  std::string name;
+  std::string element_type = "double";  // as declared in the source when found
+  int rank = 0;                         // 0 = scalar
+  int element_bytes() const;
+};
+
+struct Access {
+  std::string array;
+  bool write = false;
+  isl::map relation;  // S[iterators] -> Array[subscripts], restricted to the domain
+  ExprPtr expr;       // the access as written
+};
+
+struct Statement {
+  std::string name;                    // S0, S1, ... in textual order
+  std::vector<std::string> iterators;  // enclosing loops, outermost first
+  isl::set domain;
+  ExprPtr lhs;                         // an access or a scalar name
+  std::string op;                      // "=", "+=", "-=", "*=", "/=", "%=", ...
+  ExprPtr rhs;
+  std::vector<Access> accesses;        // the write first, then reads in source order
+  SourceLoc loc;
+
+  // The statement as C, with `rename` applied to iterators ("C[i][j] += A[i][k] * B[k][j]").
+  std::string to_c(const NameMap& rename = {}) const;
+};
+
+struct Scop {
+  isl::ctx ctx{nullptr};
+  std::vector<std::string> params;
+  std::map<std::string, long long> param_values;  // concrete sizes (a subset of params)
+  isl::set context;                               // parameter constraints
+  std::vector<Array> arrays;
+  std::vector<Statement> statements;
+  isl::schedule schedule;                         // the original execution order
+  // Iterators of loops whose variable was declared outside the region: after the scop they
+  // hold no meaningful value (as in Pluto and PPCG, they are assumed dead).
+  std::vector<std::string> outer_iterators;
+
+  isl::union_set domain() const;
+  isl::union_map reads() const;
+  isl::union_map writes() const;
+  const Array* array(const std::string& name) const;
+  const Statement* statement(const std::string& name) const;
+  std::string to_string() const;  // statements, domains and accesses, for reports and tests
+};
+
+}  // namespace pz::poly

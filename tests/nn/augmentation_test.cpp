@@ -1,0 +1,101 @@
+// Samples and their symmetries, for every registered game: the sample of a transformed
+// position must be the transformed sample (observation planes, policy target, value).
+#include <gtest/gtest.h>
+
+#include "games/registry.h"
+#include "nn/encoding.h"
+#include "util/rng.h"
+
+namespace pz::nn {
+namespace {
+
+// A game record with a policy target at every decision: random weights on the legal moves.
+struct Pair {
+  mcts::GameRecord original, image;
+};
+
+Pair random_records(const games::Game& game, games::Symmetry s, util::Rng& rng) {
+  Pair out;
+  auto a = game.new_initial_state();
+  auto b = game.new_initial_state();
+  std::vector<games::Action> legal;
+  while (!a->is_terminal() && a->current_player() >= 0) {
+    a->legal_actions(legal);
+    mcts::TrainingSample ta{a->serialize(), a->current_player(), a->move_number(), {}, 0.25, true};
+    mcts::TrainingSample tb{b->serialize(), b->current_player(), b->move_number(), {}, 0.25, true};
+    float total = 0;
+    std::vector<float> w(legal.size());
+    for (auto& x : w) total += (x = static_cast<float>(rng.uniform()) + 0.01f);
+    for (std::size_t i = 0; i < legal.size(); ++i) {
+      ta.policy.push_back({legal[i], w[i] / total});
+      tb.policy.push_back({game.transform_action(s, legal[i]), w[i] / total});
+    }
+    out.original.samples.push_back(ta);
+    out.image.samples.push_back(tb);
+    const games::Action move = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
+    a->apply_action(move);
+    b->apply_action(game.transform_action(s, move));
+  }
+  out.original.returns = a->returns();
+  out.image.returns = b->returns();
+  return out;
+}
+
+TEST(Augmentation, TransformedSampleIsTheSampleOfTheTransformedPosition) {
+  for (const auto& entry : games::registered_games()) {
+    const auto game = games::make_game(entry.name);
+    if (game->info().family != games::Family::kBoard) continue;  // decision nodes only
+    util::Rng rng(42);
+    for (games::Symmetry s : game->symmetries()) {
+      for (int g = 0; g < 3; ++g) {
+        const Pair p = random_records(*game, s, rng);
+        const auto original = samples_from_game(*game, p.original);
+        const auto image = samples_from_game(*game, p.image);
+        ASSERT_EQ(original.size(), image.size());
+        for (std::size_t i = 0; i < original.size(); ++i) {
+          const Sample t = transform_sample(*game, s, original[i]);
+          ASSERT_EQ(t.observation, image[i].observation) << entry.name << " " << games::symmetry_name(s) << " move " << i;
+          ASSERT_EQ(t.policy, image[i].policy) << entry.name << " " << games::symmetry_name(s) << " move " << i;
+          ASSERT_EQ(t.value, image[i].value) << entry.name;
+        }
+      }
+    }
+  }
+}
+
+TEST(Encoding, ValuesMapBetweenReturnUnitsAndTheNetworkRange) {
+  games::GameInfo info;
+  info.num_players = 1;
+  info.min_return = 0;
+  info.max_return = 2048;
+  EXPECT_FLOAT_EQ(normalize_return(info, 0), -1.0f);
+  EXPECT_FLOAT_EQ(normalize_return(info, 2048), 1.0f);
+  EXPECT_FLOAT_EQ(normalize_return(info, 1024), 0.0f);
+  EXPECT_DOUBLE_EQ(denormalize_value(info, 0.5f), 1536.0);
+
+  const auto c4 = games::make_game("connect4");
+  float net = 0.6f, seats[2];
+  values_for_seats(c4->info(), 1, &net, seats);
+  EXPECT_FLOAT_EQ(seats[1], 0.6f);
+  EXPECT_FLOAT_EQ(seats[0], -0.6f);
+  EXPECT_EQ(value_target(c4->info(), 0, {1.0, -1.0}), std::vector<float>{1.0f});
+  EXPECT_EQ(value_target(c4->info(), 1, {1.0, -1.0}), std::vector<float>{-1.0f});
+}
+
+TEST(Encoding, FastSearchPositionsHaveNoPolicyTargetAndQMixBlendsTheValue) {
+  const auto game = games::make_game("tictactoe");
+  auto state = game->new_initial_state();
+  mcts::GameRecord record;
+  record.samples.push_back({state->serialize(), 0, 0, {{4, 1.0f}}, 0.5, true});
+  record.samples.push_back({state->serialize(), 0, 0, {}, 0.5, false});
+  record.returns = {-1.0, 1.0};
+  const auto samples = samples_from_game(*game, record, 0.5);
+  ASSERT_EQ(samples.size(), 2u);
+  EXPECT_EQ(samples[0].policy.size(), 9u);
+  EXPECT_EQ(samples[0].policy[4], 1.0f);
+  EXPECT_TRUE(samples[1].policy.empty());
+  EXPECT_FLOAT_EQ(samples[0].value[0], -0.25f);  // 0.5·(−1) + 0.5·0.5
+}
+
+}  // namespace
+}  // namespace pz::nn

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# A training run killed with SIGKILL resumes from its newest checkpoint: the step counter
+# continues from the checkpoint and every step's lr equals the lr the killed run logged for
+# that step. Also: Ctrl-C (SIGINT) ends a run cleanly with a checkpoint, and a corrupt
+# checkpoint makes --resume fail with a clear message (exit 2), not a crash.
+# Usage: resume_after_kill_test.sh path/to/polyzero
+set -uo pipefail
+pz=$1
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+common=(--game tictactoe --quiet --set eval.every_steps=0 --set log.every_steps=1 --set replay.min_samples=200
+        --set replay.max_replay_ratio=1000 --set checkpoint.every_steps=25 --set checkpoint.keep=2
+        --set learner.batch_size=32 --set selfplay.simulations=16)
+
+wait_for_checkpoint() {  # run_dir timeout_s
+  for _ in $(seq 1 $(($2 * 10))); do
+    compgen -G "$1/checkpoints/step-*" >/dev/null && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# --- kill -9, resume -------------------------------------------------------------------
+run=$tmp/run
+"$pz" train "${common[@]}" --steps 100000 --run-dir "$run" >"$tmp/first.log" 2>&1 &
+pid=$!
+pids+=("$pid")
+wait_for_checkpoint "$run" 120 || fail "no checkpoint within 120 s: $(cat "$tmp/first.log")"
+sleep 1.5  # let it run past the checkpoint, so some logged steps will be redone
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+ckpt=$(ls -d "$run"/checkpoints/step-* | sort | tail -1)
+step=$((10#${ckpt##*step-}))
+cp "$run/metrics.jsonl" "$tmp/before.jsonl"
+echo "killed; newest checkpoint at step $step"
+
+target=$((step + 30))
+"$pz" train --resume "$run" --steps "$target" --quiet >"$tmp/resume.log" 2>&1
+status=$?
+[[ $status == 0 ]] || fail "resume exited $status: $(cat "$tmp/resume.log")"
+python3 - "$tmp/before.jsonl" "$run/metrics.jsonl" "$step" "$target" <<'PY' || fail "metrics after resume"
+import json, sys
+before_path, after_path, ckpt, target = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+def train_lines(path):
+    out = {}
+    for line in open(path):
+        try:
+            j = json.loads(line)
+        except ValueError:
+            continue
+        if j.get("kind") == "train":
+            out.setdefault(j["step"], []).append(j)
+    return out
+before, after = train_lines(before_path), train_lines(after_path)
+steps = sorted(after)
+assert all(len(v) == 1 for v in after.values()), "a step is logged twice after the resume"
+resumed = [s for s in steps if s > ckpt]
+assert resumed == list(range(ckpt + 1, target + 1)), f"steps after the checkpoint: {resumed[:5]}...{resumed[-5:]}"
+overlap = [s for s in resumed if s in before]
+assert overlap, "the killed run logged no step past its checkpoint"
+for s in overlap:
+    assert before[s][0]["lr"] == after[s][0]["lr"], f"step {s}: lr {before[s][0]['lr']} before, {after[s][0]['lr']} after"
+print(f"resumed at {ckpt + 1}, ran to {target}; lr identical on {len(overlap)} redone steps")
+PY
+[[ -f "$run/checkpoints/step-$(printf %08d "$target")/model.pt" ]] || fail "no final checkpoint at step $target"
+"$pz" info "$run/models/latest.pt" >"$tmp/info.txt" 2>&1 || fail "info on the model failed"
+grep -q "step: $target" "$tmp/info.txt" || fail "info does not show step $target: $(cat "$tmp/info.txt")"
+
+# --- SIGINT: finish the step, checkpoint, exit 0 -----------------------------------------
+run2=$tmp/run2
+"$pz" train "${common[@]}" --set checkpoint.every_steps=100000 --steps 100000 --run-dir "$run2" >"$tmp/int.log" 2>&1 &
+pid=$!
+pids+=("$pid")
+for _ in $(seq 1 1200); do
+  grep -q '"kind":"train"' "$run2/metrics.jsonl" 2>/dev/null && break
+  sleep 0.1
+done
+kill -INT "$pid"
+wait "$pid"
+status=$?
+[[ $status == 0 ]] || fail "SIGINT: exit status $status, want 0: $(cat "$tmp/int.log")"
+compgen -G "$run2/checkpoints/step-*" >/dev/null || fail "SIGINT: no checkpoint written"
+
+# --- corrupt checkpoint: a clear error ----------------------------------------------------
+ckpt=$(ls -d "$run"/checkpoints/step-* | sort | tail -1)
+printf 'garbage' >"$ckpt/model.pt"
+"$pz" train --resume "$run" --steps $((target + 10)) --quiet >"$tmp/corrupt.log" 2>&1
+status=$?
+[[ $status == 2 ]] || fail "corrupt checkpoint: exit $status, want 2: $(cat "$tmp/corrupt.log")"
+grep -q "cannot read model checkpoint" "$tmp/corrupt.log" || fail "corrupt checkpoint message: $(cat "$tmp/corrupt.log")"
+
+# --- mismatched: a run dir that is not a run --------------------------------------------
+mkdir -p "$tmp/empty"
+"$pz" train --resume "$tmp/empty" >"$tmp/empty.log" 2>&1
+[[ $? == 2 ]] || fail "resume of a non-run should exit 2"
+grep -q "not a training run" "$tmp/empty.log" || fail "non-run message: $(cat "$tmp/empty.log")"
+
+[[ $failures == 0 ]] && echo "resume_after_kill: all passed"
+exit $((failures > 0))

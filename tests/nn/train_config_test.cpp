@@ -1,0 +1,84 @@
+#include "nn/train_config.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "nn/run_dir.h"
+#include "util/error.h"
+
+namespace pz::nn {
+namespace {
+
+TEST(TrainConfig, DefaultsParseAndPolyIsSizedToTheRun) {
+  auto j = default_train_config();
+  j["learner"]["steps"] = 1200;
+  const TrainConfig c = parse_train_config(j);
+  EXPECT_EQ(c.steps, 1200);
+  EXPECT_EQ(c.scheduler["type"], "poly");
+  EXPECT_EQ(c.scheduler["total_iters"], 1000);  // 1200 steps − 200 warmup
+  EXPECT_EQ(c.resolved["learner"]["scheduler"]["total_iters"], 1000);
+  EXPECT_EQ(c.selfplay.full_simulations, 100);
+}
+
+TEST(TrainConfig, ErrorsNameTheField) {
+  auto j = default_train_config();
+  j["selfplay"]["simulatons"] = 10;
+  try {
+    parse_train_config(j);
+    FAIL();
+  } catch (const util::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("simulatons"), std::string::npos) << e.what();
+  }
+  j = default_train_config();
+  j["learner"]["batch_size"] = 0;
+  EXPECT_THROW(parse_train_config(j), util::UsageError);
+  j = default_train_config();
+  j["network"]["blocks"] = "four";
+  EXPECT_THROW(parse_train_config(j), util::UsageError);
+}
+
+TEST(TrainConfig, OverridesSetNestedFields) {
+  auto j = default_train_config();
+  apply_override(j, "learner.batch_size=64");
+  apply_override(j, "eval.opponents=[\"random\"]");
+  apply_override(j, "game=tictactoe");
+  EXPECT_EQ(j["learner"]["batch_size"], 64);
+  EXPECT_EQ(j["eval"]["opponents"].size(), 1u);
+  EXPECT_EQ(j["game"], "tictactoe");
+  EXPECT_THROW(apply_override(j, "no_equals_sign"), util::UsageError);
+}
+
+TEST(RunDir, TruncatesMetricsAfterTheCheckpointAndDropsATornLine) {
+  const auto root = std::filesystem::temp_directory_path() / ("pz_rundir_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(root);
+  RunDir run(root.string());
+  run.create_new();
+  {
+    std::ofstream f(run.config_path());
+    f << "{}";
+    std::ofstream m(run.metrics_path());
+    m << R"({"kind":"train","step":10})" << "\n" << R"({"kind":"train","step":20})" << "\n"
+      << R"({"kind":"eval","step":30})" << "\n" << R"({"kind":"tra)";
+  }
+  EXPECT_THROW(run.create_new(), util::UsageError);
+  run.truncate_metrics_after(20);
+  std::ifstream in(run.metrics_path());
+  std::string a, b, c;
+  std::getline(in, a);
+  std::getline(in, b);
+  EXPECT_FALSE(static_cast<bool>(std::getline(in, c)));
+  EXPECT_EQ(b, R"({"kind":"train","step":20})");
+
+  for (int s : {100, 200, 300}) std::filesystem::create_directories(run.checkpoint_dir(s));
+  std::filesystem::create_directories(run.checkpoints_dir() + "/.tmp-step-400");
+  run.open_existing();  // removes the torn write
+  EXPECT_EQ(run.checkpoint_steps(), (std::vector<std::int64_t>{100, 200, 300}));
+  run.prune_checkpoints(2);
+  EXPECT_EQ(run.checkpoint_steps(), (std::vector<std::int64_t>{200, 300}));
+  std::filesystem::remove_all(root);
+}
+
+}  // namespace
+}  // namespace pz::nn
