@@ -201,7 +201,7 @@ namespace {
 
 // Regression: a 64-wide tile over 23 iterations leaves one tile, so isl drops the (parallel)
 // tile loop; its pragma must not land on the point loop below, which carries a dependence.
-TEST(Codegen, DISABLED_PragmaOfADroppedLoopIsDropped) {  // disabled: fails, work in progress
+TEST(Codegen, PragmaOfADroppedLoopIsDropped) {
   PolycOptions o;
   o.parallel = true;
   o.tile.mode = TileOptions::Mode::kFixed;
