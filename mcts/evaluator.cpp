@@ -22,10 +22,13 @@ void UniformEvaluator::evaluate(std::span<const EvalRequest> batch) {
 }
 
 void RolloutEvaluator::evaluate(std::span<const EvalRequest> batch) {
-  // One generator per call: seeding costs four SplitMix steps, far less than a playout.
-  util::Rng rng(seed_ ^ (calls_.fetch_add(1, std::memory_order_relaxed) * 0xD1B54A32D192ED03ULL));
-  std::vector<games::Action> legal, joint;
+  thread_local std::vector<games::Action> legal, joint;
   for (const auto& request : batch) {
+    // Seeded by the position, not by a shared call counter: threads searching one tree would
+    // otherwise bounce that counter's cache line on every leaf. A position thus always gets
+    // the same playouts, whichever thread and whenever it is evaluated.
+    util::Rng rng(seed_ ^ (request.state->hash() * 0xD1B54A32D192ED03ULL) ^
+                  (static_cast<std::uint64_t>(request.state->move_number()) << 48));
     fill_uniform(request);
     const int players = request.state->game().info().num_players;
     for (int p = 0; p < players; ++p) request.values[p] = 0.0f;

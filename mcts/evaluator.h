@@ -53,8 +53,8 @@ class UniformEvaluator final : public Evaluator {
 
 // Uniform priors; values are the mean returns of `rollouts` uniformly random playouts from
 // the position (chance outcomes drawn by their probabilities, simultaneous nodes by a random
-// joint action). Each call draws its own generator from the seed and a call counter, so it
-// is thread-safe and, with one thread, reproducible.
+// joint action). Each position's playouts are drawn from the seed and the position's hash,
+// so the evaluator is thread-safe and reproducible with any number of threads.
 class RolloutEvaluator final : public Evaluator {
  public:
   RolloutEvaluator(int rollouts, std::uint64_t seed) : rollouts_(rollouts < 1 ? 1 : rollouts), seed_(seed) {}
@@ -63,7 +63,6 @@ class RolloutEvaluator final : public Evaluator {
  private:
   int rollouts_;
   std::uint64_t seed_;
-  std::atomic<std::uint64_t> calls_{0};
 };
 
 // Plays `state` to the end with uniformly random moves (chance by probability) and returns

@@ -33,7 +33,9 @@ enum class NodeStatus : std::uint8_t {
 
 enum class NodeKind : std::uint8_t { kUnknown, kDecision, kChance, kSimultaneous, kTerminal };
 
-struct Node {
+// One cache line per node: a thread updating a node's statistics must not invalidate its
+// neighbours' (child arrays of different threads' expansions sit side by side in the arena).
+struct alignas(64) Node {
   // --- Edge (immutable once the parent is published) ---
   games::Action action = games::kInvalidAction;  // joint children: their index
   float prior = 0;                                // chance children: the outcome's probability
@@ -95,5 +97,6 @@ struct Node {
     return children + split + marginal_count(1) + i0 * marginal_count(1) + i1;
   }
 };
+static_assert(sizeof(Node) == 64, "Node should fill exactly one cache line");
 
 }  // namespace pz::mcts

@@ -19,6 +19,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Path positions (root = 0) whose squared values are accumulated: root children and the
 // plies below them, simultaneous marginals included, that tree reuse can make root children.
 constexpr std::size_t kVarianceDepth = 5;
+// Simulations a thread claims at once when several share a tree (see claim_simulation).
+constexpr int kSimulationChunk = 8;
 
 void atomic_add(std::atomic<double>& target, double value) { target.fetch_add(value, std::memory_order_relaxed); }
 
@@ -178,11 +180,29 @@ void Search::begin() {
   }
 }
 
-bool Search::budget_left() const {
+bool Search::budget_open() const {
   if (config_.stop_when_proven && root_->is_proven()) return false;
-  if (config_.simulations > 0 && sims_started_.load(std::memory_order_relaxed) >= config_.simulations) return false;
   if (config_.max_visits > 0 && root_->visits.load(std::memory_order_relaxed) >= config_.max_visits) return false;
   if (has_deadline_ && std::chrono::steady_clock::now() >= deadline_) return false;
+  return true;
+}
+
+bool Search::budget_left() const {
+  if (config_.simulations > 0 && sims_started_.load(std::memory_order_relaxed) >= config_.simulations) return false;
+  return budget_open();
+}
+
+bool Search::claim_simulation(int& reserved, int chunk) {
+  if (config_.simulations <= 0) return true;  // no count to keep: the other limits decide
+  if (reserved > 0) {
+    --reserved;
+    return true;
+  }
+  const std::int64_t before = sims_started_.fetch_add(chunk, std::memory_order_relaxed);
+  const std::int64_t granted = std::clamp<std::int64_t>(config_.simulations - before, 0, chunk);
+  if (granted < chunk) sims_started_.fetch_sub(chunk - granted, std::memory_order_relaxed);
+  if (granted == 0) return false;
+  reserved = static_cast<int>(granted) - 1;
   return true;
 }
 
@@ -535,21 +555,20 @@ bool Search::prove(Node* node) {
 // --- Driving a search ------------------------------------------------------------------
 
 int Search::gather(LeafBatch& batch, int max_leaves, util::Rng& rng) {
+  int reserved = 0;
+  return gather(batch, max_leaves, rng, reserved, 1);
+}
+
+int Search::gather(LeafBatch& batch, int max_leaves, util::Rng& rng, int& reserved, int chunk) {
   int added = 0, collisions = 0;
-  while (added < max_leaves && budget_left()) {
-    if (config_.simulations > 0 &&
-        sims_started_.fetch_add(1, std::memory_order_relaxed) >= config_.simulations) {
-      sims_started_.fetch_sub(1, std::memory_order_relaxed);
-      break;
-    }
-    if (config_.simulations <= 0) sims_started_.fetch_add(1, std::memory_order_relaxed);
+  while (added < max_leaves && budget_open() && claim_simulation(reserved, chunk)) {
     PendingLeaf& leaf = batch.next();
     const Descent d = descend(leaf, rng);
     if (d == Descent::kPending) {
       batch.commit();
       ++added;
     } else if (d == Descent::kCollision) {
-      sims_started_.fetch_sub(1, std::memory_order_relaxed);
+      if (config_.simulations > 0) ++reserved;  // the simulation did not happen: keep its claim
       collisions_.fetch_add(1, std::memory_order_relaxed);
       batch.hold_collision(std::span<Node* const>(leaf.path).subspan(1));  // not the root
       if (++collisions > config_.max_collisions) break;
@@ -567,18 +586,24 @@ SearchReport Search::run(Evaluator& evaluator) {
   for (int t = 1; t < threads; ++t) rngs.emplace_back(rng_() ^ static_cast<std::uint64_t>(t));
   std::exception_ptr error;
   std::atomic<bool> failed{false};
+  // One thread takes its simulations one at a time so that the count is exact at any stop;
+  // several take them in small chunks and hand back what they did not use.
+  const int chunk = threads > 1 ? kSimulationChunk : 1;
   auto work = [&](util::Rng& rng) {
     LeafBatch batch;
+    int reserved = 0;
     try {
       while (!failed.load(std::memory_order_relaxed)) {
-        gather(batch, config_.leaves_per_batch, rng);
+        gather(batch, config_.leaves_per_batch, rng, reserved, chunk);
         if (!batch.empty()) {
           evaluate_batch(evaluator, batch);
           continue;
         }
-        if (!budget_left()) break;
+        if (reserved == 0 && !budget_left()) break;
+        if (!budget_open()) break;
         std::this_thread::yield();  // every reachable leaf is being expanded by another thread
       }
+      if (reserved > 0) sims_started_.fetch_sub(reserved, std::memory_order_relaxed);
     } catch (...) {
       failed.store(true);
       return std::current_exception();

@@ -99,6 +99,13 @@ class Search {
   };
   using Values = std::array<double, kMaxPlayers>;
 
+  // Claims one simulation of the budget. `reserved` is the calling thread's stock of
+  // simulations already counted in sims_started_; `chunk` > 1 refills it several at a time
+  // so threads on one tree do not bounce the counter's cache line on every simulation.
+  bool claim_simulation(int& reserved, int chunk);
+  int gather(LeafBatch& batch, int max_leaves, util::Rng& rng, int& reserved, int chunk);
+  // The budget limits other than the simulation count.
+  bool budget_open() const;
   Descent descend(PendingLeaf& leaf, util::Rng& rng);
   void complete(PendingLeaf& leaf);
   void backup(std::span<Node* const> path, const Values& values, bool exact);
