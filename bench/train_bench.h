@@ -2,8 +2,9 @@
 // of the game's training config.
 //
 //   self-play   actors (threads × games) through BatchingEvaluator and InferenceEngine, as in
-//               training: positions (moves searched) per second, network evaluations per
-//               second and their mean batch size, cache hits
+//               training: positions (moves searched, counted as they are played, so
+//               games still running count too) per second, network evaluations per second
+//               and their mean batch size, cache hits
 //   learner     minibatch optimiser steps on self-play samples: samples per second
 #pragma once
 

@@ -38,10 +38,18 @@ StepStats Learner::train_step(const Batch& batch) {
   StepStats stats;
   stats.lr = lr();
   optimizer_->zero_grad();
-  auto [logits, value] = net_->forward(obs);
-  auto per_row = -(pi * torch::log_softmax(logits, 1)).sum(1);
+  const NetOutput out = net_->heads(obs);
+  auto per_row = -(pi * torch::log_softmax(out.policy, 1)).sum(1);
   auto policy_loss = (per_row * mask).sum() / mask.sum().clamp_min(1.0);
-  auto value_loss = torch::mse_loss(value, z);
+  torch::Tensor value_loss;
+  if (config_.network.wdl()) {
+    // Outcomes in between (draws, scores, q_mix blends) become soft targets with the same
+    // expectation: z ≥ 0 → (z, 1 − z, 0), z < 0 → (0, 1 + z, −z), so W − L = z.
+    const auto target = torch::stack({z.clamp_min(0), 1 - z.abs(), (-z).clamp_min(0)}, 2);
+    value_loss = -(target * torch::log_softmax(out.value_logits, 2)).sum(2).mean();
+  } else {
+    value_loss = torch::mse_loss(out.value, z);
+  }
   auto loss = policy_loss + config_.value_weight * value_loss;
   loss.backward();
   if (auto norm = optim::clip_gradients(optimizer_config_, *optimizer_)) stats.grad_norm = *norm;

@@ -2,7 +2,8 @@
 // optimiser step per minibatch.
 //
 // Loss = policy cross-entropy (−Σ π log softmax(logits), over rows with a policy target)
-//      + value_weight · value MSE, plus weight decay through the optimiser's weight_decay
+//      + value_weight · value loss (MSE for a scalar head; for a win/draw/loss head the
+//        cross-entropy against the outcome, learner.cpp), plus weight decay through the optimiser's weight_decay
 //      (L2 for SGD, decoupled for AdamW). Gradients are clipped by total norm when the
 // optimiser config has clip_grad_norm. The step counter and schedule follow optim/'s
 // PyTorch semantics: step t trains with lr(t), then the scheduler steps.

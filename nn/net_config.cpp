@@ -5,25 +5,33 @@
 namespace pz::nn {
 
 nlohmann::json NetConfig::to_json() const {
-  return {{"type", type},
-          {"blocks", blocks},
-          {"channels", channels},
-          {"policy_channels", policy_channels},
-          {"value_channels", value_channels},
-          {"value_hidden", value_hidden}};
+  nlohmann::json j = {{"type", type},
+                      {"blocks", blocks},
+                      {"channels", channels},
+                      {"policy_channels", policy_channels},
+                      {"value_channels", value_channels},
+                      {"value_hidden", value_hidden},
+                      {"value_head", value_head}};
+  if (pooled()) j["global_channels"] = global_channels;
+  return j;
 }
 
 NetConfig parse_net_config(const nlohmann::json& config, const std::string& path) {
   optim::ConfigFields f(config, path);
   NetConfig c;
-  // Only the residual tower exists so far; the fully-convolutional global-pooling variant
-  // will be a second type here.
-  c.type = f.choice("type", c.type, {"resnet"});
+  c.type = f.choice("type", c.type, {"resnet", "pooled"});
   c.blocks = static_cast<int>(f.integer("blocks", c.blocks, 0));
   c.channels = static_cast<int>(f.integer("channels", c.channels, 1));
   c.policy_channels = static_cast<int>(f.integer("policy_channels", c.policy_channels, 1));
   c.value_channels = static_cast<int>(f.integer("value_channels", c.value_channels, 1));
   c.value_hidden = static_cast<int>(f.integer("value_hidden", c.value_hidden, 1));
+  // Checkpoints written before the field existed had a scalar head: the default keeps them loading.
+  c.value_head = f.choice("value_head", c.value_head, {"scalar", "wdl"});
+  if (c.pooled()) {
+    c.global_channels = static_cast<int>(f.integer("global_channels", c.global_channels, 1));
+  } else if (f.has("global_channels")) {
+    f.fail("global_channels", "only a \"pooled\" network has global pooling branches (type is \"" + c.type + "\")");
+  }
   if (c.blocks > 64) f.fail("blocks", "must be at most 64, got " + std::to_string(c.blocks));
   if (c.channels > 1024) f.fail("channels", "must be at most 1024, got " + std::to_string(c.channels));
   f.finish("network");

@@ -1,12 +1,20 @@
 // The shape of a policy-value network, as configs and checkpoints spell it:
 //
 //   {"type": "resnet", "blocks": 4, "channels": 48, "policy_channels": 2,
-//    "value_channels": 2, "value_hidden": 64}
+//    "value_channels": 2, "value_hidden": 64, "value_head": "scalar"}
 //
-// One residual tower of `blocks` blocks (two 3×3 conv + batch-norm layers and a skip each)
-// of `channels` channels after a 3×3 stem; a policy head and a value head (network.h says
-// how each head adapts to the game). Torch-free, so configs are read and checked without
-// loading LibTorch.
+// type      "resnet": one residual tower of `blocks` blocks (two 3×3 conv + batch-norm
+//           layers and a skip each) of `channels` channels after a 3×3 stem, and heads that
+//           flatten the board (weights sized for one board size).
+//           "pooled": fully convolutional, KataGo-style: every second block is a global
+//           pooling block (`global_channels` channels pooled into a per-channel bias), and
+//           both heads pool the board globally, so one set of weights evaluates any board
+//           size of a game (network.h).
+// value_head "scalar": tanh output, MSE against the outcome. "wdl": win/draw/loss logits,
+//           cross-entropy against the outcome; the value is P(win) − P(loss).
+//
+// network.h says how each head adapts to the game. Torch-free, so configs are read and
+// checked without loading LibTorch.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -24,7 +32,11 @@ struct NetConfig {
   int policy_channels = 2;  // 1×1 conv in front of a linear policy head (non-spatial games)
   int value_channels = 2;   // 1×1 conv in front of the value MLP
   int value_hidden = 64;
+  int global_channels = 16;  // "pooled" only: channels of each global pooling branch
+  std::string value_head = "scalar";
 
+  bool pooled() const { return type == "pooled"; }
+  bool wdl() const { return value_head == "wdl"; }
   nlohmann::json to_json() const;
   bool operator==(const NetConfig&) const = default;
 };

@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include <cmath>
+
 namespace pz::nn {
 
 namespace {
@@ -25,34 +27,104 @@ torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x) {
   return torch::relu(y + x);
 }
 
+torch::Tensor global_pool(const torch::Tensor& x) {
+  const auto mean = x.mean({2, 3});
+  const double area = static_cast<double>(x.size(2) * x.size(3));
+  return torch::cat({mean, mean * ((std::sqrt(area) - 14.0) / 10.0), x.amax({2, 3})}, 1);
+}
+
+namespace {
+
+// A per-channel bias [N, C] broadcast over the board.
+torch::Tensor as_planes(const torch::Tensor& bias) { return bias.unsqueeze(-1).unsqueeze(-1); }
+
+}  // namespace
+
+GlobalPoolingBlockImpl::GlobalPoolingBlockImpl(int channels, int global_channels) {
+  conv1_ = register_module("conv1", conv(channels, channels, 3, false));
+  bn1_ = register_module("bn1", torch::nn::BatchNorm2d(channels));
+  global_conv_ = register_module("global_conv", conv(channels, global_channels, 3, false));
+  global_bn_ = register_module("global_bn", torch::nn::BatchNorm2d(global_channels));
+  global_fc_ = register_module("global_fc", torch::nn::Linear(3 * global_channels, channels));
+  conv2_ = register_module("conv2", conv(channels, channels, 3, false));
+  bn2_ = register_module("bn2", torch::nn::BatchNorm2d(channels));
+}
+
+torch::Tensor GlobalPoolingBlockImpl::forward(const torch::Tensor& x) {
+  const auto pooled = global_pool(torch::relu(global_bn_(global_conv_(x))));
+  auto y = torch::relu(bn1_(conv1_(x)) + as_planes(global_fc_(pooled)));
+  y = bn2_(conv2_(y));
+  return torch::relu(y + x);
+}
+
 PolicyValueNetImpl::PolicyValueNetImpl(const NetConfig& config, const NetShape& shape) : config_(config), shape_(shape) {
-  const int c = config.channels;
+  const int c = config.channels, pc = config.policy_channels, vc = config.value_channels;
+  const bool pooled = config.pooled();
+  // The resnet's flattening heads are sized for this board; the pooled net's never are.
   const int hw = shape.input.plane_size();
   stem_conv_ = register_module("stem_conv", conv(shape.input.channels, c, 3, false));
   stem_bn_ = register_module("stem_bn", torch::nn::BatchNorm2d(c));
   tower_ = register_module("tower", torch::nn::Sequential());
-  for (int b = 0; b < config.blocks; ++b) tower_->push_back(ResidualBlock(c));
-  policy_conv_ = register_module("policy_conv", conv(c, config.policy_channels, 1, false));
-  policy_bn_ = register_module("policy_bn", torch::nn::BatchNorm2d(config.policy_channels));
-  if (shape.spatial_policy) {
-    policy_out_conv_ = register_module("policy_out", conv(config.policy_channels, shape.policy.channels, 1, true));
-  } else {
-    policy_fc_ = register_module("policy_fc", torch::nn::Linear(config.policy_channels * hw, shape.policy.size()));
+  for (int b = 0; b < config.blocks; ++b) {
+    if (pooled && b % 2 == 1) {
+      tower_->push_back(GlobalPoolingBlock(c, config.global_channels));
+    } else {
+      tower_->push_back(ResidualBlock(c));
+    }
   }
-  value_conv_ = register_module("value_conv", conv(c, config.value_channels, 1, false));
-  value_bn_ = register_module("value_bn", torch::nn::BatchNorm2d(config.value_channels));
-  value_fc1_ = register_module("value_fc1", torch::nn::Linear(config.value_channels * hw, config.value_hidden));
-  value_fc2_ = register_module("value_fc2", torch::nn::Linear(config.value_hidden, shape.value_outputs));
+  if (pooled) {
+    policy_global_conv_ = register_module("policy_global_conv", conv(c, pc, 1, false));
+    policy_global_bn_ = register_module("policy_global_bn", torch::nn::BatchNorm2d(pc));
+  }
+  if (!pooled || shape.spatial_policy) {
+    policy_conv_ = register_module("policy_conv", conv(c, pc, 1, false));
+    policy_bn_ = register_module("policy_bn", torch::nn::BatchNorm2d(pc));
+  }
+  if (shape.spatial_policy) {
+    if (pooled) policy_global_fc_ = register_module("policy_global_fc", torch::nn::Linear(3 * pc, pc));
+    policy_out_conv_ = register_module("policy_out", conv(pc, shape.policy.channels, 1, true));
+  } else {
+    policy_fc_ = register_module("policy_fc", torch::nn::Linear(pooled ? 3 * pc : pc * hw, shape.policy.size()));
+  }
+  value_conv_ = register_module("value_conv", conv(c, vc, 1, false));
+  value_bn_ = register_module("value_bn", torch::nn::BatchNorm2d(vc));
+  value_fc1_ = register_module("value_fc1", torch::nn::Linear(pooled ? 3 * vc : vc * hw, config.value_hidden));
+  const int value_logits = config.wdl() ? 3 * shape.value_outputs : shape.value_outputs;
+  value_fc2_ = register_module("value_fc2", torch::nn::Linear(config.value_hidden, value_logits));
+}
+
+NetOutput PolicyValueNetImpl::heads(const torch::Tensor& x) {
+  auto h = torch::relu(stem_bn_(stem_conv_(x)));
+  if (config_.blocks > 0) h = tower_->forward(h);
+  NetOutput out;
+  if (config_.pooled()) {
+    const auto g = global_pool(torch::relu(policy_global_bn_(policy_global_conv_(h))));
+    if (shape_.spatial_policy) {
+      const auto p = torch::relu(policy_bn_(policy_conv_(h) + as_planes(policy_global_fc_(g))));
+      out.policy = policy_out_conv_(p).flatten(1);
+    } else {
+      out.policy = policy_fc_(g);
+    }
+  } else {
+    const auto p = torch::relu(policy_bn_(policy_conv_(h)));
+    out.policy = shape_.spatial_policy ? policy_out_conv_(p).flatten(1) : policy_fc_(p.flatten(1));
+  }
+  auto v = torch::relu(value_bn_(value_conv_(h)));
+  v = config_.pooled() ? global_pool(v) : v.flatten(1);
+  v = value_fc2_(torch::relu(value_fc1_(v)));
+  if (config_.wdl()) {
+    out.value_logits = v.view({v.size(0), shape_.value_outputs, 3});
+    const auto probs = torch::softmax(out.value_logits, 2);
+    out.value = probs.select(2, 0) - probs.select(2, 2);
+  } else {
+    out.value = torch::tanh(v);
+  }
+  return out;
 }
 
 std::pair<torch::Tensor, torch::Tensor> PolicyValueNetImpl::forward(const torch::Tensor& x) {
-  auto h = torch::relu(stem_bn_(stem_conv_(x)));
-  if (config_.blocks > 0) h = tower_->forward(h);
-  auto p = torch::relu(policy_bn_(policy_conv_(h)));
-  torch::Tensor logits = shape_.spatial_policy ? policy_out_conv_(p).flatten(1) : policy_fc_(p.flatten(1));
-  auto v = torch::relu(value_bn_(value_conv_(h))).flatten(1);
-  v = torch::tanh(value_fc2_(torch::relu(value_fc1_(v))));
-  return {logits, v};
+  NetOutput out = heads(x);
+  return {out.policy, out.value};
 }
 
 std::int64_t PolicyValueNetImpl::parameter_count() const {

@@ -1,15 +1,37 @@
-// The residual policy-value network (LibTorch's own ops: the `torch` backend).
+// The policy-value networks (LibTorch's own ops: the `torch` backend). Two types share
+// the stem, the value-head options and the module names of the layers they have in common.
 //
+// "resnet"
 //   stem      3×3 conv → BN → ReLU                         (C_in → channels)
 //   tower     `blocks` × [3×3 conv → BN → ReLU → 3×3 conv → BN, + skip, ReLU]
 //   policy    spatial games (policy planes the board's size): 1×1 conv → BN → ReLU → 1×1
 //             conv to the A policy planes, flattened — the logits are the action planes
 //             themselves, so a move's logit is computed where it happens on the board;
 //             other games (Connect Four's 1×1×7): 1×1 conv → BN → ReLU → linear to A×H×W
-//   value     1×1 conv → BN → ReLU → linear → ReLU → linear → tanh, in [-1, 1]
-//             (encoding.h says what the outputs mean)
+//   value     1×1 conv → BN → ReLU → flatten → linear → ReLU → linear
 //
-// forward() returns raw policy logits [N, policy_shape.size()] and values [N, value_outputs].
+// "pooled" (KataGo's fully-convolutional design; no layer's size depends on the board)
+//   stem      as above
+//   tower     residual blocks; every second one (the 2nd, 4th, …) is a global pooling block:
+//             a second 3×3 conv of `global_channels` channels → BN → ReLU is pooled over the
+//             board (below) and a linear layer turns it into a per-channel bias added before
+//             the block's first ReLU, so local features can depend on the whole board
+//   policy    1×1 conv P and 1×1 conv G → BN → ReLU → pooled; spatial games: P plus a bias
+//             from G's pooled features → BN → ReLU → 1×1 conv to the action planes; other
+//             games (a fixed number of actions whatever the board): linear from G's pooled
+//             features to the actions
+//   value     1×1 conv → BN → ReLU → pooled → linear → ReLU → linear
+//   pooling   per channel: mean, mean × (√(H·W) − 14)/10 (KataGo's term that tells the net
+//             the board's size) and max, so [N, C, H, W] → [N, 3C]
+//   The same weights therefore run on observations of any height and width: a net built for
+//   hex:size=7 evaluates 9×9 positions, its spatial policy growing with the board.
+//
+// Value outputs (net_config.h value_head): "scalar" → tanh, in [-1, 1]; "wdl" → three
+// logits (win, draw, loss) per value output, the value being P(win) − P(loss), also in
+// [-1, 1] (encoding.h says what the outputs mean).
+//
+// forward() returns raw policy logits [N, policy planes × H × W] and values [N, value_outputs];
+// heads() also returns the win/draw/loss logits the learner's loss needs.
 #pragma once
 
 #include <torch/nn/module.h>
@@ -36,9 +58,31 @@ class ResidualBlockImpl : public torch::nn::Module {
 };
 TORCH_MODULE(ResidualBlock);
 
+class GlobalPoolingBlockImpl : public torch::nn::Module {
+ public:
+  GlobalPoolingBlockImpl(int channels, int global_channels);
+  torch::Tensor forward(const torch::Tensor& x);
+
+ private:
+  torch::nn::Conv2d conv1_{nullptr}, conv2_{nullptr}, global_conv_{nullptr};
+  torch::nn::BatchNorm2d bn1_{nullptr}, bn2_{nullptr}, global_bn_{nullptr};
+  torch::nn::Linear global_fc_{nullptr};
+};
+TORCH_MODULE(GlobalPoolingBlock);
+
+// [N, C, H, W] → [N, 3C]: per channel the mean, the mean scaled by the board's size and the max.
+torch::Tensor global_pool(const torch::Tensor& x);
+
+struct NetOutput {
+  torch::Tensor policy;        // logits [N, policy planes × H × W]
+  torch::Tensor value;         // [N, value_outputs], in [-1, 1]
+  torch::Tensor value_logits;  // "wdl": [N, value_outputs, 3] (win, draw, loss); else undefined
+};
+
 class PolicyValueNetImpl : public torch::nn::Module {
  public:
   PolicyValueNetImpl(const NetConfig& config, const NetShape& shape);
+  NetOutput heads(const torch::Tensor& x);
   std::pair<torch::Tensor, torch::Tensor> forward(const torch::Tensor& x);
   const NetConfig& config() const { return config_; }
   const NetShape& shape() const { return shape_; }
@@ -50,9 +94,9 @@ class PolicyValueNetImpl : public torch::nn::Module {
   torch::nn::Conv2d stem_conv_{nullptr};
   torch::nn::BatchNorm2d stem_bn_{nullptr};
   torch::nn::Sequential tower_{nullptr};
-  torch::nn::Conv2d policy_conv_{nullptr}, policy_out_conv_{nullptr};
-  torch::nn::BatchNorm2d policy_bn_{nullptr};
-  torch::nn::Linear policy_fc_{nullptr};
+  torch::nn::Conv2d policy_conv_{nullptr}, policy_out_conv_{nullptr}, policy_global_conv_{nullptr};
+  torch::nn::BatchNorm2d policy_bn_{nullptr}, policy_global_bn_{nullptr};
+  torch::nn::Linear policy_fc_{nullptr}, policy_global_fc_{nullptr};
   torch::nn::Conv2d value_conv_{nullptr};
   torch::nn::BatchNorm2d value_bn_{nullptr};
   torch::nn::Linear value_fc1_{nullptr}, value_fc2_{nullptr};

@@ -13,7 +13,9 @@
 //               leaves_per_tree, c_puct, c_puct_base, fpu, root_noise, noise_fraction,
 //               noise_alpha_total, forced_playouts, temperature, temperature_moves,
 //               final_temperature, resign, resign_threshold, resign_consecutive,
-//               no_resign_fraction, max_moves, solver, cache_entries (evaluation cache)
+//               no_resign_fraction, max_moves, solver, cache_entries (evaluation cache),
+//               synchronous (actors and learner in lockstep rounds, trainer.h: the run is
+//               reproducible from its seed however loaded the machine is)
 //   replay      capacity, min_samples (before the first step), max_replay_ratio (each
 //               sample is trained on at most this many times on average: the learner waits
 //               for self-play beyond it), q_mix (search value blended into the value target),
@@ -47,6 +49,7 @@ struct TrainConfig {
   int actor_threads = 1;
   mcts::SelfPlayConfig selfplay;
   std::size_t cache_entries = 0;
+  bool synchronous = false;
 
   std::size_t replay_capacity = 100000;
   std::size_t min_samples = 1000;

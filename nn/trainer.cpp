@@ -96,8 +96,13 @@ class Trainer {
   void restore();
   void start_actors();
   void stop_actors();
-  void actor_main(int index);
+  void run_actor(int index, int games, const std::function<void(mcts::GameRecord&&)>& sink);
   void on_game(mcts::GameRecord&& record);
+  bool must_stop(TrainResult& result);
+  bool learner_may_step() const;
+  void learner_step(bool publish);
+  void train_asynchronously(TrainResult& result);
+  void train_synchronously(TrainResult& result);
   void write_checkpoint();
   void evaluate();
   void log_step(const StepStats& stats);
@@ -117,7 +122,11 @@ class Trainer {
   std::ofstream games_out_;
   Progress progress_;
 
+  std::vector<std::unique_ptr<mcts::SelfPlayActor>> actor_objects_;
   std::vector<std::thread> actors_;
+  // Synchronous mode: each actor's games of the current round, added in actor order.
+  std::vector<std::vector<mcts::GameRecord>> round_records_;
+  std::atomic<int> actors_running_{0};
   std::atomic<bool> stopping_{false};
   std::mutex sink_mutex_, error_mutex_;
   std::exception_ptr actor_error_;
@@ -189,23 +198,30 @@ void Trainer::start_actors() {
                                                   config_.selfplay.leaves_per_tree);
   batching_ = std::make_unique<mcts::BatchingEvaluator>(*engine_, max_batch, std::chrono::microseconds(2000),
                                                         config_.actor_threads);
-  for (int t = 0; t < config_.actor_threads; ++t) actors_.emplace_back([this, t] { actor_main(t); });
+  for (int t = 0; t < config_.actor_threads; ++t) {
+    const std::uint64_t seed = config_.seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(resumes_) * 7919 +
+                               static_cast<std::uint64_t>(t) + 1;
+    actor_objects_.push_back(std::make_unique<mcts::SelfPlayActor>(*game_, config_.selfplay, *batching_, seed));
+  }
+  if (config_.synchronous) return;  // rounds start their own threads
+  for (int t = 0; t < config_.actor_threads; ++t) {
+    // Games never run out: the actor plays until the engine is cancelled.
+    actors_.emplace_back([this, t] {
+      run_actor(t, std::numeric_limits<int>::max() / 2, [this](mcts::GameRecord&& r) { on_game(std::move(r)); });
+    });
+  }
 }
 
-void Trainer::actor_main(int index) {
+void Trainer::run_actor(int index, int games, const std::function<void(mcts::GameRecord&&)>& sink) {
   try {
-    const std::uint64_t seed = config_.seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(resumes_) * 7919 +
-                               static_cast<std::uint64_t>(index) + 1;
-    mcts::SelfPlayActor actor(*game_, config_.selfplay, *batching_, seed);
-    const std::function<void(mcts::GameRecord&&)> sink = [this](mcts::GameRecord&& r) { on_game(std::move(r)); };
-    // Games never run out: the actor plays until the engine is cancelled.
-    actor.play(std::numeric_limits<int>::max() / 2, sink);
+    actor_objects_[static_cast<std::size_t>(index)]->play(games, sink);
   } catch (const Cancelled&) {
   } catch (...) {
     std::lock_guard lock(error_mutex_);
     if (!actor_error_) actor_error_ = std::current_exception();
     stopping_ = true;
   }
+  --actors_running_;
 }
 
 void Trainer::on_game(mcts::GameRecord&& record) {
@@ -378,6 +394,93 @@ std::string Trainer::progress_line() const {
   return buf;
 }
 
+bool Trainer::must_stop(TrainResult& result) {
+  if (options_.stop && options_.stop->load()) {
+    result.interrupted = true;
+    return true;
+  }
+  if (stopping_) return true;  // an actor failed
+  if (learner_->step() >= stop_step()) return true;
+  return options_.minutes > 0 && elapsed() >= options_.minutes * 60;
+}
+
+bool Trainer::learner_may_step() const {
+  const auto added = static_cast<double>(buffer_.total_added());
+  const double consumed = static_cast<double>((learner_->step() + 1) * config_.batch_size);
+  return buffer_.size() >= config_.min_samples && consumed <= config_.max_replay_ratio * added;
+}
+
+void Trainer::learner_step(bool publish) {
+  util::Rng rng(config_.seed ^ (static_cast<std::uint64_t>(learner_->step() + 1) * 0xD1B54A32D192ED03ULL));
+  const auto t0 = Clock::now();
+  const Batch batch = buffer_.sample(config_.batch_size, rng, config_.augment);
+  last_stats_ = learner_->train_step(batch);
+  learner_seconds_ += seconds_since(t0);
+  ++learner_steps_here_;
+  const std::int64_t step = learner_->step();
+  if (publish && step % config_.publish_every == 0) engine_->publish(learner_->network());
+  if (step % config_.log_every_steps == 0) log_step(last_stats_);
+  if (step % config_.checkpoint_every_steps == 0 ||
+      seconds_since(last_checkpoint_time_) >= config_.checkpoint_every_minutes * 60) {
+    write_checkpoint();
+  }
+  if (config_.eval_every_steps > 0 && step % config_.eval_every_steps == 0 &&
+      (!config_.eval_opponents.empty() || config_.eval_previous)) {
+    evaluate();
+  }
+  if (seconds_since(last_summary_) >= config_.summary_minutes * 60) {
+    last_summary_ = Clock::now();
+    progress_.message(progress_line());
+  }
+  progress_.update(progress_line());
+}
+
+void Trainer::train_asynchronously(TrainResult& result) {
+  while (!must_stop(result)) {
+    if (!learner_may_step()) {
+      progress_.update(progress_line() + (buffer_.size() < config_.min_samples ? " | filling buffer" : " | waiting for games"));
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      continue;
+    }
+    learner_step(true);
+  }
+}
+
+// Rounds: the actors play games_per_thread games each with the weights published at the
+// end of the previous round, while the learner trains on the buffer as it was when the round
+// began, as far as the replay ratio allows. Then the round's games enter the buffer in actor
+// order and the learner's weights are published. What the learner sees at every step thus
+// depends on the seed alone, not on how fast either side ran.
+void Trainer::train_synchronously(TrainResult& result) {
+  round_records_.assign(static_cast<std::size_t>(config_.actor_threads), {});
+  while (!must_stop(result)) {
+    actors_running_ = config_.actor_threads;
+    for (int t = 0; t < config_.actor_threads; ++t) {
+      actors_.emplace_back([this, t] {
+        auto& records = round_records_[static_cast<std::size_t>(t)];
+        run_actor(t, config_.selfplay.games_per_actor, [&records](mcts::GameRecord&& r) { records.push_back(std::move(r)); });
+      });
+    }
+    bool stop = false;
+    while (!(stop = must_stop(result)) && learner_may_step()) learner_step(false);
+    // Polling rather than joining keeps the progress line alive and a signal honoured.
+    while (!stop && actors_running_.load() > 0) {
+      progress_.update(progress_line() + (buffer_.size() < config_.min_samples ? " | filling buffer" : " | self-play round"));
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      stop = must_stop(result);
+    }
+    if (stop) return;  // run() cancels the round; its games are dropped like unfinished ones
+    for (auto& t : actors_) t.join();
+    actors_.clear();
+    if (stopping_) return;
+    for (auto& records : round_records_) {
+      for (auto& r : records) on_game(std::move(r));
+      records.clear();
+    }
+    engine_->publish(learner_->network());
+  }
+}
+
 TrainResult Trainer::run() {
   torch::set_num_threads(1);  // one intra-op thread per worker (shared/notes/machine.md)
   LearnerConfig lc;
@@ -418,44 +521,10 @@ TrainResult Trainer::run() {
 
   TrainResult result;
   try {
-    const bool have_time_bound = options_.minutes > 0;
-    while (true) {
-      if (options_.stop && options_.stop->load()) {
-        result.interrupted = true;
-        break;
-      }
-      if (stopping_) break;  // an actor failed
-      if (learner_->step() >= stop_step()) break;
-      if (have_time_bound && elapsed() >= options_.minutes * 60) break;
-      const auto added = static_cast<double>(buffer_.total_added());
-      const double consumed = static_cast<double>((learner_->step() + 1) * config_.batch_size);
-      if (buffer_.size() < config_.min_samples || consumed > config_.max_replay_ratio * added) {
-        progress_.update(progress_line() + (buffer_.size() < config_.min_samples ? " | filling buffer" : " | waiting for games"));
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        continue;
-      }
-      util::Rng rng(config_.seed ^ (static_cast<std::uint64_t>(learner_->step() + 1) * 0xD1B54A32D192ED03ULL));
-      const auto t0 = Clock::now();
-      const Batch batch = buffer_.sample(config_.batch_size, rng, config_.augment);
-      last_stats_ = learner_->train_step(batch);
-      learner_seconds_ += seconds_since(t0);
-      ++learner_steps_here_;
-      const std::int64_t step = learner_->step();
-      if (step % config_.publish_every == 0) engine_->publish(learner_->network());
-      if (step % config_.log_every_steps == 0) log_step(last_stats_);
-      if (step % config_.checkpoint_every_steps == 0 ||
-          seconds_since(last_checkpoint_time_) >= config_.checkpoint_every_minutes * 60) {
-        write_checkpoint();
-      }
-      if (config_.eval_every_steps > 0 && step % config_.eval_every_steps == 0 &&
-          (!config_.eval_opponents.empty() || config_.eval_previous)) {
-        evaluate();
-      }
-      if (seconds_since(last_summary_) >= config_.summary_minutes * 60) {
-        last_summary_ = Clock::now();
-        progress_.message(progress_line());
-      }
-      progress_.update(progress_line());
+    if (config_.synchronous) {
+      train_synchronously(result);
+    } else {
+      train_asynchronously(result);
     }
   } catch (...) {
     stop_actors();

@@ -10,6 +10,15 @@
 //             learner waits while it would train on each sample more than max_replay_ratio
 //             times on average, so a fast learner cannot overfit a slow trickle of games.
 //
+// Synchronous mode (selfplay.synchronous): actors and learner advance in lockstep rounds.
+// In a round every actor plays its games_per_thread games with the weights of the previous
+// round, while the learner trains on the buffer as it stood when the round began (as far as
+// max_replay_ratio allows); then the round's games enter the buffer in actor order and the
+// weights are published (publish_every is not used). The learner then sees the same samples
+// at every step whatever the machine's load; with one actor thread the whole run is
+// reproducible from the seed (with several, batches merged across threads may round
+// differently). It costs throughput: a fast side idles while the slow one finishes.
+//
 // Stopping: the step bound, the time bound, or `stop` (a signal): the current step
 // finishes, the engine is cancelled (actors abandon their games in progress, which never
 // reach the buffer), a checkpoint is written and train() returns normally.

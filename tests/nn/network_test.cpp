@@ -3,14 +3,18 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include "games/registry.h"
 #include "nn/checkpoint.h"
+#include "nn/encoding.h"
 #include "nn/inference_engine.h"
 #include "nn/learner.h"
 #include "nn/model_players.h"
+#include "nn/trainer.h"
 #include "arena/player_factory.h"
 #include "util/error.h"
 
@@ -37,18 +41,83 @@ class NnTest : public ::testing::Test {
   }
 };
 
+// Two blocks, so the pooled tower has one global pooling block.
+NetConfig pooled_wdl_net() {
+  NetConfig c = small_net();
+  c.type = "pooled";
+  c.blocks = 2;
+  c.global_channels = 4;
+  c.value_head = "wdl";
+  return c;
+}
+
 TEST_F(NnTest, EveryGameGetsPolicyLogitsForEachCellAndItsValues) {
-  for (const auto& entry : games::registered_games()) {
-    const auto game = games::make_game(entry.name);
-    const auto& info = game->info();
-    auto net = make_network(small_net(), info);
-    net->eval();
-    const games::Shape& s = info.observation_shape;
-    auto [logits, values] = net->forward(torch::randn({3, s.channels, s.height, s.width}));
-    EXPECT_EQ(logits.sizes(), (std::vector<std::int64_t>{3, info.policy_shape.size()})) << entry.name;
-    EXPECT_EQ(values.sizes(), (std::vector<std::int64_t>{3, net_shape(info).value_outputs})) << entry.name;
-    EXPECT_LE(values.abs().max().item<float>(), 1.0f) << entry.name;
+  for (const NetConfig& config : {small_net(), pooled_wdl_net()}) {
+    for (const auto& entry : games::registered_games()) {
+      const auto game = games::make_game(entry.name);
+      const auto& info = game->info();
+      const std::string what = entry.name + " " + config.to_json().dump();
+      auto net = make_network(config, info);
+      net->eval();
+      const games::Shape& s = info.observation_shape;
+      auto [logits, values] = net->forward(torch::randn({3, s.channels, s.height, s.width}));
+      EXPECT_EQ(logits.sizes(), (std::vector<std::int64_t>{3, info.policy_shape.size()})) << what;
+      EXPECT_EQ(values.sizes(), (std::vector<std::int64_t>{3, net_shape(info).value_outputs})) << what;
+      EXPECT_LE(values.abs().max().item<float>(), 1.0f) << what;
+    }
   }
+}
+
+TEST_F(NnTest, PooledNetEvaluatesAnyBoardSizeWithTheSameWeights) {
+  const auto hex7 = games::make_game("hex:size=7"), hex9 = games::make_game("hex:size=9");
+  NetConfig config = pooled_wdl_net();
+  config.value_head = "scalar";
+  auto net = make_network(config, hex7->info());
+  net->eval();
+  // Nothing in the weights depends on the board: a net built for 9×9 has the same parameters.
+  auto net9 = make_network(config, hex9->info());
+  EXPECT_EQ(net->parameter_count(), net9->parameter_count());
+
+  // Real positions of both sizes, a few moves in.
+  auto batch_of = [](const games::Game& game) {
+    const games::Shape& s = game.info().observation_shape;
+    auto x = torch::zeros({2, s.channels, s.height, s.width});
+    auto state = game.new_initial_state();
+    for (int i = 0; i < 2; ++i) {
+      state->apply_action(state->legal_actions()[static_cast<std::size_t>(3 + i)]);
+      state->observation(viewer_of(*state), x[i].data_ptr<float>());
+    }
+    return x;
+  };
+  const auto x7 = batch_of(*hex7), x9 = batch_of(*hex9);
+  auto [l7, v7] = net->forward(x7);
+  auto [l9, v9] = net->forward(x9);
+  EXPECT_EQ(l7.sizes(), (std::vector<std::int64_t>{2, hex7->info().policy_shape.size()}));
+  EXPECT_EQ(l9.sizes(), (std::vector<std::int64_t>{2, hex9->info().policy_shape.size()}));
+  EXPECT_EQ(v7.sizes(), (std::vector<std::int64_t>{2, 1}));
+  EXPECT_EQ(v9.sizes(), (std::vector<std::int64_t>{2, 1}));
+  EXPECT_FALSE(torch::equal(l9[0], l9[1]));  // the positions differ, so do their policies
+
+  // The 7×7 net's weights, loaded from its checkpoint, drive the 9×9 net exactly.
+  ModelInfo info;
+  info.game = hex7->spec().to_string();
+  info.network = config;
+  const std::string path = temp_path("pooled.pt");
+  save_model(path, *net, info);
+  LoadedModel loaded = load_model_for(path, *hex7);
+  EXPECT_EQ(loaded.info.network, config);
+  EXPECT_EQ(loaded.info.network.to_json()["global_channels"], 4);
+  copy_weights(*loaded.net, *net9);
+  net9->eval();
+  for (const auto& [x, l, v] : {std::tuple{x7, l7, v7}, std::tuple{x9, l9, v9}}) {
+    auto [ll, lv] = loaded.net->forward(x);
+    EXPECT_TRUE(torch::equal(ll, l));
+    EXPECT_TRUE(torch::equal(lv, v));
+  }
+  auto [m9, w9] = net9->forward(x9);
+  EXPECT_TRUE(torch::equal(m9, l9));
+  EXPECT_TRUE(torch::equal(w9, v9));
+  std::filesystem::remove(path);
 }
 
 TEST_F(NnTest, EngineGivesNormalisedPriorsOverLegalMovesAndCachesByHash) {
@@ -224,6 +293,123 @@ TEST_F(NnTest, LearnerResumesWithTheSameStepLrAndWeights) {
   EXPECT_THROW(adam.load_state(state), util::UsageError);
   std::filesystem::remove(model);
   std::filesystem::remove(state);
+}
+
+TEST_F(NnTest, WinDrawLossHeadLearnsOutcomesAndItsValueIsWinMinusLoss) {
+  const auto game = games::make_game("tictactoe");
+  LearnerConfig lc;
+  lc.network = small_net();
+  lc.network.value_head = "wdl";
+  lc.optimizer = {{"type", "adam"}, {"lr", 0.01}};
+  lc.scheduler = {{"type", "constant"}, {"factor", 1.0}, {"total_iters", 1}};
+  Learner learner(*game, lc, 3);
+  // Three positions: won, drawn and lost for the mover.
+  Batch batch = fixed_batch(*game, 3, 7);
+  batch.values = {1.0f, 0.0f, -1.0f};
+  double first = 0, last = 0;
+  for (int i = 0; i < 150; ++i) {
+    const StepStats st = learner.train_step(batch);
+    (i == 0 ? first : last) = st.value_loss;
+  }
+  EXPECT_NEAR(first, std::log(3.0), 0.3);  // cross-entropy of a near-uniform head
+  EXPECT_LT(last, 0.2);
+  auto& net = learner.network();
+  net.eval();
+  const games::Shape& s = game->info().observation_shape;
+  const auto x = torch::from_blob(batch.observations.data(), {3, s.channels, s.height, s.width});
+  const NetOutput out = net.heads(x);
+  ASSERT_EQ(out.value_logits.sizes(), (std::vector<std::int64_t>{3, 1, 3}));
+  const auto probs = torch::softmax(out.value_logits, 2);
+  EXPECT_TRUE(torch::allclose(out.value, probs.select(2, 0) - probs.select(2, 2)));
+  for (int row = 0; row < 3; ++row) EXPECT_EQ(probs[row][0].argmax().item<std::int64_t>(), row) << "row " << row;
+  EXPECT_GT(out.value[0][0].item<float>(), 0.5f);
+  EXPECT_NEAR(out.value[1][0].item<float>(), 0.0f, 0.3f);
+  EXPECT_LT(out.value[2][0].item<float>(), -0.5f);
+
+  // The search gets W − L per seat, in return units.
+  InferenceEngine engine(*game, learner.network_handle(), {4, 0});
+  auto state = game->new_initial_state();
+  const auto legal = state->legal_actions();
+  std::vector<float> priors(legal.size()), values(2);
+  std::vector<mcts::EvalRequest> request{{state.get(), legal, priors.data(), values.data()}};
+  engine.evaluate(request);
+  EXPECT_FLOAT_EQ(values[0], -values[1]);
+  EXPECT_LE(std::abs(values[0]), 1.0f);
+
+  // Round trip through a checkpoint.
+  ModelInfo info;
+  info.game = game->spec().to_string();
+  info.network = lc.network;
+  const std::string path = temp_path("wdl.pt");
+  save_model(path, net, info);
+  LoadedModel loaded = load_model_for(path, *game);
+  EXPECT_EQ(loaded.info.network.value_head, "wdl");
+  EXPECT_TRUE(torch::equal(loaded.net->heads(x).value_logits, out.value_logits));
+  std::filesystem::remove(path);
+}
+
+TEST_F(NnTest, CheckpointsFromBeforeValueHeadsLoadAsScalar) {
+  const auto game = games::make_game("tictactoe");
+  auto net = make_network(small_net(), game->info());
+  ModelInfo info;
+  info.game = game->spec().to_string();
+  info.network = small_net();
+  nlohmann::json description = info.to_json();
+  description["network"].erase("value_head");  // what format-1 files written before the option hold
+  const std::string path = temp_path("old.pt");
+  torch::serialize::OutputArchive archive, weights;
+  archive.write("polyzero", c10::IValue(description.dump()));
+  net->save(weights);
+  archive.write("weights", weights);
+  archive.save_to(path);
+  LoadedModel loaded = load_model_for(path, *game);
+  EXPECT_EQ(loaded.info.network.value_head, "scalar");
+  EXPECT_EQ(loaded.info.network, small_net());
+  std::filesystem::remove(path);
+}
+
+// The trainer end to end on a pooled win/draw/loss network: synchronous runs from one seed
+// give the same weights, and a resumed run continues from its checkpoint.
+TEST_F(NnTest, SynchronousTrainingIsReproducibleAndResumes) {
+  auto j = default_train_config();
+  j["game"] = "tictactoe";
+  j["network"] = pooled_wdl_net().to_json();
+  j["selfplay"].merge_patch({{"threads", 1}, {"games_per_thread", 4}, {"simulations", 8}, {"synchronous", true},
+                             {"resign", false}, {"cache_entries", 1024}});
+  j["replay"].merge_patch({{"min_samples", 40}, {"max_replay_ratio", 4.0}});
+  j["learner"].merge_patch({{"batch_size", 16}, {"steps", 12}});
+  j["eval"]["every_steps"] = 0;
+  j["checkpoint"]["every_steps"] = 6;
+  const TrainConfig config = parse_train_config(j);
+  auto run = [&](const std::string& dir, std::int64_t steps, bool resume) {
+    TrainOptions options;
+    options.run_dir = dir;
+    options.max_steps = steps;
+    options.resume = resume;
+    options.quiet = true;
+    return train(config, options);
+  };
+  const std::string a = temp_path("sync_a"), b = temp_path("sync_b");
+  std::filesystem::remove_all(a);
+  std::filesystem::remove_all(b);
+  const TrainResult ra = run(a, 12, false);
+  EXPECT_EQ(ra.step, 12);
+  EXPECT_EQ(run(b, 6, false).step, 6);
+  const TrainResult rb = run(b, 12, true);
+  EXPECT_EQ(rb.step, 12);
+  LoadedModel ma = load_model(a + "/models/latest.pt"), mb = load_model(b + "/models/latest.pt");
+  EXPECT_EQ(ma.info.network.value_head, "wdl");
+  EXPECT_EQ(ma.info.network.type, "pooled");
+  EXPECT_EQ(mb.info.step, 12);
+  // The first six steps of both runs saw the same games; after b's resume its actors draw
+  // new random streams, so only the step counts must agree from there.
+  const TrainResult rc = run(temp_path("sync_c"), 12, false);
+  LoadedModel mc = load_model(temp_path("sync_c") + "/models/latest.pt");
+  EXPECT_EQ(rc.games, ra.games);
+  auto pa = ma.net->named_parameters();
+  auto pc = mc.net->named_parameters();
+  for (const auto& item : pa) EXPECT_TRUE(torch::equal(item.value(), pc[item.key()])) << item.key();
+  for (const auto& d : {a, b, temp_path("sync_c")}) std::filesystem::remove_all(d);
 }
 
 }  // namespace

@@ -39,6 +39,44 @@ TEST(TrainConfig, ErrorsNameTheField) {
   EXPECT_THROW(parse_train_config(j), util::UsageError);
 }
 
+// The message must name the field a user has to fix.
+void expect_error_naming(const nlohmann::json& config, const std::string& field) {
+  try {
+    parse_train_config(config);
+    ADD_FAILURE() << "accepted " << config.dump();
+  } catch (const util::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+  }
+}
+
+TEST(TrainConfig, NetworkTypesAndValueHeads) {
+  auto j = default_train_config();
+  EXPECT_EQ(parse_train_config(j).network.value_head, "scalar");
+  EXPECT_FALSE(parse_train_config(j).network.to_json().contains("global_channels"));
+  j["network"].merge_patch({{"type", "pooled"}, {"global_channels", 8}, {"value_head", "wdl"}});
+  const NetConfig pooled = parse_train_config(j).network;
+  EXPECT_TRUE(pooled.pooled());
+  EXPECT_TRUE(pooled.wdl());
+  EXPECT_EQ(pooled.global_channels, 8);
+  EXPECT_EQ(parse_net_config(pooled.to_json()), pooled);
+  EXPECT_FALSE(parse_train_config(j).synchronous);
+
+  j["network"]["type"] = "resnet";  // global pooling branches belong to the pooled type
+  expect_error_naming(j, "network.global_channels");
+  j = default_train_config();
+  j["network"]["value_head"] = "softmax";
+  expect_error_naming(j, "network.value_head");
+  j = default_train_config();
+  j["network"]["type"] = "transformer";
+  expect_error_naming(j, "network.type");
+  j = default_train_config();
+  j["network"].merge_patch({{"type", "pooled"}, {"global_channels", 0}});
+  expect_error_naming(j, "network.global_channels");
+  j = default_train_config();
+  j["selfplay"]["synchronous"] = "yes";
+  expect_error_naming(j, "selfplay.synchronous");
+}
+
 TEST(TrainConfig, OverridesSetNestedFields) {
   auto j = default_train_config();
   apply_override(j, "learner.batch_size=64");
