@@ -1,5 +1,6 @@
 // polyzero match --game G --p1 SPEC --p2 SPEC --games N: a match between two players
-// (arena/match.h); W/D/L from p1's point of view.
+// (arena/match.h); W/D/L from p1's point of view. For single-player games, each player's
+// mean score over the same N chance seeds (p2 optional), and W/D/L of the paired games.
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -13,7 +14,8 @@
 namespace pz::apps {
 
 void add_match_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("match", "play a match between two players, alternating colours");
+  auto* cmd = app.add_subcommand("match", "play a match between two players, alternating colours (single-player games: "
+                                          "mean scores over the same seeds)");
   struct Args {
     GameArgs game;
     arena::MatchOptions match;
@@ -24,7 +26,7 @@ void add_match_command(CLI::App& app) {
   auto args = std::make_shared<Args>();
   args->game.add_to(*cmd, "connect4");
   cmd->add_option("--p1", args->match.p1, "first player (seat 0 in odd-numbered games)")->required();
-  cmd->add_option("--p2", args->match.p2, "second player")->required();
+  cmd->add_option("--p2", args->match.p2, "second player (optional in single-player games)");
   cmd->add_option("--games,-n", args->match.games, "number of games")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--threads,-t", args->match.threads, "games played in parallel")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--seed", args->seed, "match seed (players and chance derive theirs from it)")->check(CLI::NonNegativeNumber)->capture_default_str();
@@ -36,12 +38,22 @@ void add_match_command(CLI::App& app) {
     auto game = args->game.make();
     args->match.seed = static_cast<std::uint64_t>(args->seed);
     const bool per_game = !args->json && !args->quiet;
+    const bool solo = game->info().num_players == 1;
     const auto result = arena::play_match(*game, args->match, [&](const arena::GameResult& g) {
       if (!per_game) return;
-      std::printf("game %3d  p1 as %s  %-4s  %zu moves\n", g.index + 1, g.p1_seat == 0 ? "first " : "second",
-                  arena::outcome_name(g.p1_outcome), g.moves.size());
+      if (solo) {
+        std::printf("game %3d  p1 score %g  %zu moves\n", g.index + 1, g.returns.at(0), g.moves.size());
+      } else {
+        std::printf("game %3d  p1 as %s  %-4s  %zu moves\n", g.index + 1, g.p1_seat == 0 ? "first " : "second",
+                    arena::outcome_name(g.p1_outcome), g.moves.size());
+      }
       std::fflush(stdout);
     });
+    const auto p1_scores = arena::summarize_scores(result.games);
+    const auto p2_scores = arena::summarize_scores(result.p2_games);
+    const auto score_json = [](const arena::ScoreSummary& s) {
+      return nlohmann::json{{"mean", s.mean}, {"stderr", s.stderr_mean}, {"min", s.min}, {"max", s.max}};
+    };
     if (args->json) {
       nlohmann::json games = nlohmann::json::array();
       for (const auto& g : result.games) {
@@ -49,11 +61,31 @@ void add_match_command(CLI::App& app) {
                          {"returns", g.returns}, {"moves", g.moves}, {"final_state", g.final_state},
                          {"cut_short", g.cut_short}});
       }
-      std::cout << nlohmann::json{{"game", result.game}, {"p1", result.p1}, {"p2", result.p2}, {"wins", result.wins},
-                                  {"draws", result.draws}, {"losses", result.losses}, {"games", result.played()},
-                                  {"score", result.score()}, {"records", games}}
-                       .dump()
-                << std::endl;
+      nlohmann::json out{{"game", result.game}, {"p1", result.p1}, {"p2", result.p2}, {"wins", result.wins},
+                         {"draws", result.draws}, {"losses", result.losses}, {"games", result.played()},
+                         {"score", result.score()}, {"records", games}};
+      if (solo) {
+        out["p1_score"] = score_json(p1_scores);
+        if (!result.p2_games.empty()) {
+          out["p2_score"] = score_json(p2_scores);
+          nlohmann::json p2_games = nlohmann::json::array();
+          for (const auto& g : result.p2_games) {
+            p2_games.push_back({{"index", g.index}, {"returns", g.returns}, {"moves", g.moves}, {"cut_short", g.cut_short}});
+          }
+          out["p2_records"] = p2_games;
+        }
+      }
+      std::cout << out.dump() << std::endl;
+    } else if (solo) {
+      std::printf("%s on %s: mean score %.3f +- %.3f (min %g, max %g) over %d games\n", result.p1.c_str(),
+                  result.game.c_str(), p1_scores.mean, p1_scores.stderr_mean, p1_scores.min, p1_scores.max,
+                  result.played());
+      if (!result.p2_games.empty()) {
+        std::printf("%s on the same seeds: mean score %.3f +- %.3f (min %g, max %g)\n", result.p2.c_str(),
+                    p2_scores.mean, p2_scores.stderr_mean, p2_scores.min, p2_scores.max);
+        std::printf("p1 scored more in %d games, the same in %d, less in %d\n", result.wins, result.draws,
+                    result.losses);
+      }
     } else {
       std::printf("%s vs %s on %s: %d wins, %d draws, %d losses for p1 (score %.3f over %d games)\n", result.p1.c_str(),
                   result.p2.c_str(), result.game.c_str(), result.wins, result.draws, result.losses, result.score(),

@@ -20,12 +20,15 @@ void add_play_command(CLI::App& app) {
   auto args = std::make_shared<Args>();
   args->game.add_to(*cmd);
   cmd->add_option("--p1", args->players[0], "player 1 (moves first)")->capture_default_str();
-  cmd->add_option("--p2", args->players[1], "player 2")->capture_default_str();
+  auto* p2_option = cmd->add_option("--p2", args->players[1], "player 2 (two-player games)")->capture_default_str();
   cmd->add_option("--seed", args->seed, "random seed for AIs and chance (-1: from the clock)");
   cmd->footer("Players are written kind[:key=value,...]:\n" + arena::describe_player_kinds() +
               "\nAt the prompt: a move in the game's notation, or help, moves, board, undo, quit.");
-  cmd->callback([args] {
+  cmd->callback([args, p2_option] {
     auto game = args->game.make();
+    if (game->info().num_players == 1 && p2_option->count() > 0) {
+      throw util::UsageError(game->info().long_name + " is a single-player game: only --p1 plays (drop --p2)");
+    }
     const std::uint64_t seed = args->seed >= 0 ? static_cast<std::uint64_t>(args->seed) : std::random_device{}();
     std::vector<std::unique_ptr<arena::Player>> players;
     const int n = game->info().num_players;

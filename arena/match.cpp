@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <stdexcept>
 #include <exception>
 #include <mutex>
 #include <thread>
 
 #include "arena/player_factory.h"
+#include "mcts/evaluator.h"
 #include "util/error.h"
 
 namespace pz::arena {
@@ -17,16 +20,6 @@ std::uint64_t mix(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
-}
-
-games::Action draw_outcome(const games::State& state, util::Rng& rng) {
-  const auto outcomes = state.chance_outcomes();
-  double u = rng.uniform();
-  for (const auto& [action, p] : outcomes) {
-    if (u < p) return action;
-    u -= p;
-  }
-  return outcomes.back().first;
 }
 
 }  // namespace
@@ -40,8 +33,11 @@ const char* outcome_name(Outcome outcome) {
   return "?";
 }
 
-GameResult play_game(const games::Game& game, Player& seat0, Player& seat1, util::Rng& chance_rng, int max_moves) {
-  Player* players[2] = {&seat0, &seat1};
+GameResult play_game(const games::Game& game, std::span<Player* const> players, util::Rng& chance_rng, int max_moves) {
+  const int seats = game.info().num_players;
+  if (static_cast<int>(players.size()) != seats) {
+    throw std::invalid_argument("play_game: " + game.info().name + " needs " + std::to_string(seats) + " players");
+  }
   auto state = game.new_initial_state();
   for (Player* p : players) p->reset(*state);
   GameResult result;
@@ -54,8 +50,8 @@ GameResult play_game(const games::Game& game, Player& seat0, Player& seat1, util
     const auto before = state->clone();
     if (state->is_simultaneous_node()) {
       joint.clear();
-      for (int seat = 0; seat < 2; ++seat) joint.push_back(players[seat]->choose_action(*state, seat));
-      for (int seat = 0; seat < 2; ++seat) {
+      for (int seat = 0; seat < seats; ++seat) joint.push_back(players[seat]->choose_action(*state, seat));
+      for (int seat = 0; seat < seats; ++seat) {
         result.moves.push_back(state->action_to_string(seat, joint[static_cast<std::size_t>(seat)]));
       }
       state->apply_joint_action(joint);
@@ -66,32 +62,58 @@ GameResult play_game(const games::Game& game, Player& seat0, Player& seat1, util
     }
     const games::Player mover = state->current_player();
     const games::Action action =
-        mover == games::kChancePlayer ? draw_outcome(*state, chance_rng) : players[mover]->choose_action(*state, mover);
+        mover == games::kChancePlayer ? mcts::sample_chance_outcome(*state, chance_rng) : players[mover]->choose_action(*state, mover);
     result.moves.push_back(state->action_to_string(mover, action));
     state->apply_checked(action);
     for (Player* p : players) p->observe_action(*before, action);
   }
   result.final_state = state->serialize();
-  result.returns = result.cut_short ? std::vector<double>(2, 0.0) : state->returns();
+  result.returns = result.cut_short ? std::vector<double>(static_cast<std::size_t>(seats), 0.0) : state->returns();
+  if (result.cut_short && seats == 1) result.returns = state->returns();  // a score so far is still a score
   return result;
+}
+
+ScoreSummary summarize_scores(const std::vector<GameResult>& games) {
+  ScoreSummary s;
+  if (games.empty()) return s;
+  double sum = 0, sum_sq = 0;
+  s.min = s.max = games.front().returns.at(0);
+  for (const auto& g : games) {
+    const double v = g.returns.at(0);
+    sum += v;
+    sum_sq += v * v;
+    s.min = std::min(s.min, v);
+    s.max = std::max(s.max, v);
+  }
+  const double n = static_cast<double>(games.size());
+  s.mean = sum / n;
+  const double variance = n > 1 ? std::max(0.0, (sum_sq - n * s.mean * s.mean) / (n - 1)) : 0.0;
+  s.stderr_mean = std::sqrt(variance / n);
+  return s;
 }
 
 MatchResult play_match(const games::Game& game, const MatchOptions& options,
                        const std::function<void(const GameResult&)>& on_game) {
-  if (game.info().num_players != 2) {
-    throw util::UsageError("a match needs a two-player game; " + game.info().name + " has " +
-                           std::to_string(game.info().num_players));
+  const int seats = game.info().num_players;
+  if (seats > 2) {
+    throw util::UsageError("a match is for one- or two-player games; " + game.info().name + " has " +
+                           std::to_string(seats) + " players");
+  }
+  const bool solo = seats == 1;
+  if (!solo && options.p2.empty()) {
+    throw util::UsageError(game.info().name + " is a two-player game: give the second player with --p2");
   }
   if (options.games < 1) throw util::UsageError("a match needs at least one game");
   // Fail on a bad spec before any thread starts.
   make_player(options.p1, game, 0);
-  make_player(options.p2, game, 0);
+  if (!options.p2.empty()) make_player(options.p2, game, 0);
 
   MatchResult match;
   match.game = game.spec().to_string();
   match.p1 = options.p1;
   match.p2 = options.p2;
   match.games.resize(static_cast<std::size_t>(options.games));
+  if (solo && !options.p2.empty()) match.p2_games.resize(static_cast<std::size_t>(options.games));
   std::atomic<int> next{0};
   std::mutex mutex;
   std::exception_ptr error;
@@ -100,20 +122,41 @@ MatchResult play_match(const games::Game& game, const MatchOptions& options,
       const int index = next.fetch_add(1);
       if (index >= options.games) return;
       try {
-        const int p1_seat = index % 2;
         const auto i = static_cast<std::uint64_t>(index);
-        auto p1 = make_player(options.p1, game, mix(options.seed, i, 1));
-        auto p2 = make_player(options.p2, game, mix(options.seed, i, 2));
-        util::Rng chance(mix(options.seed, i, 3));
-        GameResult result = p1_seat == 0 ? play_game(game, *p1, *p2, chance, options.max_moves)
-                                         : play_game(game, *p2, *p1, chance, options.max_moves);
+        GameResult result, p2_result;
+        if (solo) {
+          auto p1 = make_player(options.p1, game, mix(options.seed, i, 1));
+          Player* seat[1] = {p1.get()};
+          util::Rng chance(mix(options.seed, i, 3));
+          result = play_game(game, seat, chance, options.max_moves);
+          p2_result.returns = result.returns;  // no p2: a draw with itself
+          if (!options.p2.empty()) {
+            auto p2 = make_player(options.p2, game, mix(options.seed, i, 2));
+            seat[0] = p2.get();
+            util::Rng same_chance(mix(options.seed, i, 3));
+            p2_result = play_game(game, seat, same_chance, options.max_moves);
+            p2_result.index = index;
+          }
+          const double mine = result.returns[0], theirs = p2_result.returns[0];
+          result.p1_outcome = mine > theirs ? Outcome::kWin : mine < theirs ? Outcome::kLoss : Outcome::kDraw;
+        } else {
+          result.p1_seat = index % 2;
+          auto p1 = make_player(options.p1, game, mix(options.seed, i, 1));
+          auto p2 = make_player(options.p2, game, mix(options.seed, i, 2));
+          util::Rng chance(mix(options.seed, i, 3));
+          Player* seat[2] = {p1.get(), p2.get()};
+          if (result.p1_seat == 1) std::swap(seat[0], seat[1]);
+          const int p1_seat = result.p1_seat;
+          result = play_game(game, seat, chance, options.max_moves);
+          result.p1_seat = p1_seat;
+          const double mine = result.returns[static_cast<std::size_t>(p1_seat)];
+          const double theirs = result.returns[static_cast<std::size_t>(1 - p1_seat)];
+          result.p1_outcome = mine > theirs ? Outcome::kWin : mine < theirs ? Outcome::kLoss : Outcome::kDraw;
+        }
         result.index = index;
-        result.p1_seat = p1_seat;
-        const double mine = result.returns[static_cast<std::size_t>(p1_seat)];
-        const double theirs = result.returns[static_cast<std::size_t>(1 - p1_seat)];
-        result.p1_outcome = mine > theirs ? Outcome::kWin : mine < theirs ? Outcome::kLoss : Outcome::kDraw;
         std::lock_guard lock(mutex);
         match.games[static_cast<std::size_t>(index)] = result;
+        if (!match.p2_games.empty()) match.p2_games[static_cast<std::size_t>(index)] = p2_result;
         if (on_game) on_game(result);
       } catch (...) {
         std::lock_guard lock(mutex);

@@ -33,6 +33,7 @@ std::vector<PlayerKind>& mutable_player_kinds() {
         .add_double("seconds", 0.0, "time per move in seconds (0: use sims)", 0.0)
         .add_double("c", 1.0, "UCB1 exploration constant (values in [0, 1])", 0.0)
         .add_int("rollouts", 1, "random playouts per new leaf", 1, 1000)
+        .add_int("worlds", mcts::kDefaultWorlds, "hidden-information games: resampled states the budget is split over", 1, 4096)
         .add_int("seed", -1, "random seed (-1: derived from the match seed)", -1);
     k.push_back({"uct", "classic UCT with random rollouts (the reference opponent)", std::move(uct_options),
                  [](const util::OptionSchema::Values& v, const util::Spec& spec, const games::Game& game, std::uint64_t seed) {
@@ -41,6 +42,7 @@ std::vector<PlayerKind>& mutable_player_kinds() {
                    config.max_seconds = v.get_double("seconds");
                    config.c = v.get_double("c");
                    config.rollouts = v.get_int("rollouts");
+                   config.worlds = v.get_int("worlds");
                    if (config.simulations <= 0 && config.max_seconds <= 0) {
                      throw util::UsageError("player 'uct': set sims or seconds above 0");
                    }
@@ -63,6 +65,7 @@ std::vector<PlayerKind>& mutable_player_kinds() {
         .add_bool("noise", false, "Dirichlet noise at the root")
         .add_bool("solver", true, "MCTS-solver: play proven wins, avoid proven losses")
         .add_bool("reuse", true, "keep the subtree between moves")
+        .add_int("worlds", mcts::kDefaultWorlds, "hidden-information games: resampled states the budget is split over", 1, 4096)
         .add_string("model", "", "network checkpoint for priors and values (empty: uniform priors, rollout values)")
         .add_int("seed", -1, "random seed (-1: derived from the match seed)", -1);
     k.push_back({"mcts", "PUCT search over a network (model=…) or uniform priors and random-rollout values",
@@ -105,7 +108,8 @@ std::vector<PlayerKind>& mutable_player_kinds() {
                      evaluator = std::make_unique<mcts::UniformEvaluator>();
                    }
                    return std::unique_ptr<Player>(
-                       std::make_unique<MctsPlayer>(spec.to_string(), game, config, selection, std::move(evaluator), s));
+                       std::make_unique<MctsPlayer>(spec.to_string(), game, config, selection, std::move(evaluator), s,
+                                                    v.get_int("worlds")));
                  }});
     return k;
   }();

@@ -1,12 +1,14 @@
 #include "arena/search_players.h"
 
+#include "mcts/determinization.h"
 #include "mcts/move_choice.h"
 
 namespace pz::arena {
 
 MctsPlayer::MctsPlayer(std::string name, const games::Game& game, const mcts::SearchConfig& config,
-                       const mcts::MoveSelection& selection, std::unique_ptr<mcts::Evaluator> evaluator, std::uint64_t seed)
-    : name_(std::move(name)), evaluator_(std::move(evaluator)), search_(game, config, seed), selection_(selection),
+                       const mcts::MoveSelection& selection, std::unique_ptr<mcts::Evaluator> evaluator, std::uint64_t seed,
+                       int worlds)
+    : name_(std::move(name)), evaluator_(std::move(evaluator)), search_(game, config, seed), selection_(selection), worlds_(worlds),
       rng_(seed ^ 0xA5A5A5A5A5A5A5A5ULL) {}
 
 bool MctsPlayer::follows(const games::State& state) const {
@@ -15,9 +17,7 @@ bool MctsPlayer::follows(const games::State& state) const {
 }
 
 games::Action MctsPlayer::choose_action(const games::State& state, games::Player seat) {
-  search_.set_root(state);
-  search_.run(*evaluator_);
-  last_report_ = search_.report(seat);
+  last_report_ = mcts::search_worlds(search_, *evaluator_, state, seat, worlds_, rng_);
   return mcts::choose_move(last_report_, selection_, state.move_number(), rng_);
 }
 

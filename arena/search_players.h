@@ -31,11 +31,13 @@ class UctPlayer final : public Player {
 
 // Keeps its tree between moves: observe_action advances it (joint actions at simultaneous
 // nodes are collected seat by seat, in seat order), so the opponent's reply and our own
-// move both reuse what was searched.
+// move both reuse what was searched. In hidden-information games it searches `worlds`
+// resampled states instead, each on a fresh tree (determinization.h).
 class MctsPlayer final : public Player {
  public:
   MctsPlayer(std::string name, const games::Game& game, const mcts::SearchConfig& config,
-             const mcts::MoveSelection& selection, std::unique_ptr<mcts::Evaluator> evaluator, std::uint64_t seed);
+             const mcts::MoveSelection& selection, std::unique_ptr<mcts::Evaluator> evaluator, std::uint64_t seed,
+             int worlds = mcts::kDefaultWorlds);
   std::string name() const override { return name_; }
   games::Action choose_action(const games::State& state, games::Player seat) override;
   void observe_action(const games::State& before, games::Action action) override;
@@ -50,6 +52,7 @@ class MctsPlayer final : public Player {
   std::unique_ptr<mcts::Evaluator> evaluator_;
   mcts::Search search_;
   mcts::MoveSelection selection_;
+  int worlds_;
   util::Rng rng_;
   mcts::SearchReport last_report_;
   std::vector<games::Action> pending_joint_;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "mcts/evaluator.h"
 #include "util/error.h"
 #include "util/spec.h"
 
@@ -141,25 +142,28 @@ TerminalGame::Outcome TerminalGame::run() {
   bool any_human = false;
   for (const auto& p : players_) any_human |= p->is_human();
   if (any_human) out_ << "Type 'help' for commands.\n";
-  print_board();
+  // The board is drawn when someone is about to move or the game ends, not after every
+  // action: a die roll or a tile spawn right after a move shows one board, not two.
+  bool board_shown = false;
+  const auto show_board = [&] {
+    if (!board_shown) print_board();
+    board_shown = true;
+  };
   while (!state().is_terminal()) {
     const games::Player mover = state().current_player();
     if (mover == games::kChancePlayer) {
-      const auto outcomes = state().chance_outcomes();
-      double r = rng_.uniform(), acc = 0;
-      Action chosen = outcomes.back().first;
-      for (auto [a, prob] : outcomes) {
-        acc += prob;
-        if (r < acc) {
-          chosen = a;
-          break;
-        }
+      const Action chosen = mcts::sample_chance_outcome(state(), rng_);
+      // A hidden draw (the secret code, the mines) must not be shown to the players.
+      if (game_->info().perfect_information) {
+        out_ << "Chance: " << state().action_to_string(games::kChancePlayer, chosen) << "\n";
+      } else if (history_.size() < 2 || !history_[history_.size() - 2]->is_chance_node()) {
+        out_ << "Chance draws the hidden part of the game.\n";
       }
-      out_ << "Chance: " << state().action_to_string(games::kChancePlayer, chosen) << "\n";
       apply(chosen);
-      print_board();
+      board_shown = false;
       continue;
     }
+    show_board();
     if (mover == games::kSimultaneousPlayer) {
       std::vector<Action> joint;
       bool rewound = false;
@@ -178,11 +182,15 @@ TerminalGame::Outcome TerminalGame::run() {
         }
       }
       if (rewound) {
-        print_board();
+        board_shown = false;
         continue;
       }
+      // Shown only once every seat has chosen: nobody sees another's move before their own.
+      for (int seat = 0; seat < game_->info().num_players; ++seat) {
+        out_ << seat_name(seat) << " plays " << state().action_to_string(seat, joint[static_cast<size_t>(seat)]) << "\n";
+      }
       apply_joint(joint);
-      print_board();
+      board_shown = false;
       continue;
     }
     auto& player = players_[static_cast<size_t>(mover)];
@@ -190,7 +198,7 @@ TerminalGame::Outcome TerminalGame::run() {
       auto a = ask_human(mover);
       if (!a) {
         if (outcome_) return *outcome_;
-        print_board();  // after undo
+        board_shown = false;  // after undo
         continue;
       }
       apply(*a);
@@ -199,8 +207,9 @@ TerminalGame::Outcome TerminalGame::run() {
       out_ << seat_name(mover) << " plays " << state().action_to_string(mover, a) << "\n";
       apply(a);
     }
-    print_board();
+    board_shown = false;
   }
+  show_board();
   print_result();
   return Outcome::kFinished;
 }

@@ -1,6 +1,7 @@
-// One game in a text terminal: the board after every move, human players typing moves in
-// the game's notation (plus `help`, `moves`, `undo`, `board`, `quit`), AI players answering
-// through Player::choose_action, chance outcomes drawn from a seeded generator.
+// One game in a text terminal: the board whenever someone is to move, human players typing
+// moves in the game's notation (plus `help`, `moves`, `undo`, `board`, `quit`), AI players
+// answering through Player::choose_action, chance outcomes drawn from a seeded generator
+// (and shown only in perfect-information games: a secret code or a mine layout is not).
 //
 // Streams are parameters so tests drive a session with scripted input.
 #pragma once

@@ -8,6 +8,11 @@
 
 namespace pz::mcts {
 
+// Hidden-information games: resampled states a player's search budget is split over when
+// it does not say (determinization.h). More worlds average out the sampling; fewer leave
+// each world a deeper search.
+inline constexpr int kDefaultWorlds = 8;
+
 struct SearchConfig {
   // --- Budget: the search stops at the first limit reached (0 = no such limit) ---
   int simulations = 800;      // new playouts in this search

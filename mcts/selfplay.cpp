@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "mcts/batching_evaluator.h"
+#include "mcts/determinization.h"
 #include "mcts/move_choice.h"
 
 namespace pz::mcts {
@@ -75,7 +76,13 @@ bool SelfPlayActor::prepare_move(Slot& slot) {
   sc.root_noise = slot.full && config_.search.root_noise;
   sc.forced_playouts = slot.full && config_.search.forced_playouts;
   slot.search->set_config(sc);
-  slot.search->set_root(state);
+  // Hidden information: the search sees one world consistent with what the mover has
+  // observed, never the true hidden state (determinization.h).
+  if (needs_worlds(state)) {
+    slot.search->set_root(*world_for(state, state.current_player(), rng_));
+  } else {
+    slot.search->set_root(state);
+  }
   slot.search->begin();
   return true;
 }

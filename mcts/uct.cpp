@@ -1,9 +1,11 @@
 #include "mcts/uct.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
 
+#include "mcts/determinization.h"
 #include "mcts/evaluator.h"
 
 namespace pz::mcts {
@@ -158,18 +160,17 @@ void UctSearch::simulate(const games::State& root) {
   }
 }
 
-games::Action UctSearch::choose(const games::State& state, games::Player seat) {
+void UctSearch::search_world(const games::State& state, games::Player seat, std::int64_t simulations, double seconds) {
   nodes_.clear();
   Node root;
   root.value_player = static_cast<std::int8_t>(seat >= 0 ? seat : 0);
   nodes_.push_back(root);
   using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
-  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(config_.max_seconds));
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   std::int64_t sims = 0;
   for (;;) {
-    if (config_.simulations > 0 && sims >= config_.simulations) break;
-    if (config_.max_seconds > 0 && (sims & 15) == 0 && Clock::now() >= deadline) break;
+    if (simulations > 0 && sims >= simulations) break;
+    if (seconds > 0 && (sims & 15) == 0 && Clock::now() >= deadline) break;
     simulate(state);
     ++sims;
   }
@@ -185,19 +186,45 @@ games::Action UctSearch::choose(const games::State& state, games::Player seat) {
       count = n0;
     }
   }
+  stats_.simulations += sims;
+  stats_.nodes = std::max(stats_.nodes, nodes_.size());
+  for (std::int32_t i = first; i < first + count; ++i) {
+    const Node& c = nodes_[static_cast<std::size_t>(i)];
+    auto it = std::find_if(stats_.root_visits.begin(), stats_.root_visits.end(),
+                           [&](const auto& entry) { return entry.first == c.action; });
+    if (it == stats_.root_visits.end()) {
+      stats_.root_visits.emplace_back(c.action, 0);
+      root_value_sums_.push_back(0);
+      it = stats_.root_visits.end() - 1;
+    }
+    it->second += c.visits;
+    root_value_sums_[static_cast<std::size_t>(it - stats_.root_visits.begin())] += c.value_sum;
+  }
+}
+
+games::Action UctSearch::choose(const games::State& state, games::Player seat) {
   stats_ = Stats{};
-  stats_.simulations = sims;
-  stats_.nodes = nodes_.size();
+  root_value_sums_.clear();
+  // Hidden information: split the budget over resampled worlds (determinization.h).
+  const bool hidden = needs_worlds(state);
+  const int worlds = hidden ? std::max(1, config_.worlds) : 1;
+  const std::int64_t sims = config_.simulations > 0 ? std::max<std::int64_t>(1, config_.simulations / worlds) : 0;
+  for (int w = 0; w < worlds; ++w) {
+    if (hidden) {
+      search_world(*world_for(state, seat, rng_), seat, sims, config_.max_seconds / worlds);
+    } else {
+      search_world(state, seat, sims, config_.max_seconds);
+    }
+  }
   games::Action best = games::kInvalidAction;
   int best_visits = -1;
   double best_value = 0;
-  for (std::int32_t i = first; i < first + count; ++i) {
-    const Node& c = nodes_[static_cast<std::size_t>(i)];
-    stats_.root_visits.emplace_back(c.action, c.visits);
-    const double value = c.visits > 0 ? c.value_sum / c.visits : 0;
-    if (c.visits > best_visits || (c.visits == best_visits && value > best_value)) {
-      best = c.action;
-      best_visits = c.visits;
+  for (std::size_t i = 0; i < stats_.root_visits.size(); ++i) {
+    const auto [action, visits] = stats_.root_visits[i];
+    const double value = visits > 0 ? root_value_sums_[i] / visits : 0;
+    if (visits > best_visits || (visits == best_visits && value > best_value)) {
+      best = action;
+      best_visits = visits;
       best_value = value;
     }
   }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "games/game.h"
+#include "mcts/search_config.h"
 #include "util/rng.h"
 
 namespace pz::mcts {
@@ -23,6 +24,7 @@ struct UctConfig {
   double max_seconds = 0;
   double c = 1.0;           // exploration constant (√2 is UCB1's textbook value)
   int rollouts = 1;         // playouts averaged per new leaf
+  int worlds = kDefaultWorlds;         // hidden-information games: resampled states the budget is split over
 };
 
 class UctSearch {
@@ -37,7 +39,8 @@ class UctSearch {
   UctSearch(const games::Game& game, UctConfig config, std::uint64_t seed);
 
   // Searches from `state` and returns the most visited action of `seat` (the mover, or a
-  // seat at a simultaneous node).
+  // seat at a simultaneous node). In hidden-information games it searches `worlds` states
+  // resampled from what `seat` has observed and sums their root visits (determinization.h).
   games::Action choose(const games::State& state, games::Player seat);
   const Stats& last_stats() const { return stats_; }
 
@@ -55,6 +58,8 @@ class UctSearch {
     double value_sum = 0;     // normalised values for value_player
   };
 
+  // One tree on `state`; adds its root statistics to stats_ and root_value_sums_.
+  void search_world(const games::State& state, games::Player seat, std::int64_t simulations, double seconds);
   void simulate(const games::State& root);
   void expand(std::int32_t index, const games::State& state);
   std::int32_t select_ucb(std::int32_t first, int count, int parent_visits);
@@ -69,6 +74,7 @@ class UctSearch {
   std::vector<games::Action> legal_, joint_;
   std::vector<double> values_;
   Stats stats_;
+  std::vector<double> root_value_sums_;  // parallel to stats_.root_visits
 };
 
 }  // namespace pz::mcts

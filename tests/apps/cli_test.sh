@@ -116,6 +116,17 @@ printf '1 0.9 0.95\n' >"$tmp/metrics.txt"
 expect_status 0 "$pz" lr --config '{"type":"reduce_on_plateau","patience":0,"factor":0.5}' --steps 4 --metrics "$tmp/metrics.txt" --json
 [[ $out == '{"lr":[1.0,1.0,1.0,0.5]}' ]] || fail "lr with metrics: $out"
 
+# single-player games: play takes no --p2; match compares players on the same seeds
+expect_status 2 "$pz" play --game 2048 --p1 random --p2 random
+expect_err "single-player game"
+expect_status 0 "$pz" match --game mastermind:length=3,colours=4 --p1 uct:sims=2000 --p2 random --games 4 --json
+echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["games"]==4 and d["p1_score"]["mean"] > d["p2_score"]["mean"], d' \
+  || fail "single-player match json: $out"
+expect_status 0 "$pz" match --game snake --p1 random --games 2 -q
+expect_out "mean score"
+expect_status 2 "$pz" match --game connect4 --p1 random --games 2
+expect_err "give the second player with --p2"
+
 if [[ $failures -gt 0 ]]; then
   echo "$failures CLI check(s) failed"
   exit 1
