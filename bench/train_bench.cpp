@@ -127,7 +127,7 @@ TrainBenchResult measure_training(const nn::TrainConfig& config, double seconds)
         mcts::SelfPlayActor actor(*counting_game, config.selfplay, batching, config.seed + 17 * static_cast<std::uint64_t>(t) + 1);
         actor.play(std::numeric_limits<int>::max() / 2, [&](mcts::GameRecord&& record) {
           ++games;
-          auto samples = nn::samples_from_game(*game, record);
+          auto samples = nn::samples_from_game(*game, record, config.q_mix, config.network);
           std::lock_guard lock(mutex);
           buffer.add(samples);
         });

@@ -10,6 +10,15 @@ games::Player viewer_of(const games::State& state) {
   return p >= 0 ? p : 0;
 }
 
+games::GameInfo value_scale(const games::GameInfo& info, const NetConfig& network) {
+  games::GameInfo scaled = info;
+  if (network.value_range.size() == 2) {
+    scaled.min_return = network.value_range[0];
+    scaled.max_return = network.value_range[1];
+  }
+  return scaled;
+}
+
 float normalize_return(const games::GameInfo& info, double value) {
   const double lo = info.min_return, hi = info.max_return;
   if (!(hi > lo)) return 0.0f;
@@ -42,8 +51,9 @@ std::vector<float> value_target(const games::GameInfo& info, games::Player viewe
   return out;
 }
 
-std::vector<Sample> samples_from_game(const games::Game& game, const mcts::GameRecord& record, double q_mix) {
-  const games::GameInfo& info = game.info();
+std::vector<Sample> samples_from_game(const games::Game& game, const mcts::GameRecord& record, double q_mix,
+                                      const NetConfig& network) {
+  const games::GameInfo info = value_scale(game.info(), network);
   std::vector<Sample> out;
   out.reserve(record.samples.size());
   for (const mcts::TrainingSample& ts : record.samples) {

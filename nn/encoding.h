@@ -23,7 +23,11 @@ namespace pz::nn {
 
 games::Player viewer_of(const games::State& state);
 
-// [min_return, max_return] → [-1, 1] and back.
+// `info` with the return bounds the network's values stand for (net_config.h value_range):
+// what the functions below take as their GameInfo wherever a network is involved.
+games::GameInfo value_scale(const games::GameInfo& info, const NetConfig& network);
+
+// [min_return, max_return] → [-1, 1] (clamped) and back.
 float normalize_return(const games::GameInfo& info, double value);
 double denormalize_value(const games::GameInfo& info, float value);
 
@@ -43,7 +47,9 @@ struct Sample {
 // One sample per searched position of a self-play game. `q_mix` in [0, 1] blends the root's
 // search value into the outcome target ((1 - q_mix)·z + q_mix·q, single-output games only):
 // it lowers the target's variance when games are long and noisy.
-std::vector<Sample> samples_from_game(const games::Game& game, const mcts::GameRecord& record, double q_mix = 0.0);
+// Value targets are scaled for `network` (value_scale).
+std::vector<Sample> samples_from_game(const games::Game& game, const mcts::GameRecord& record, double q_mix = 0.0,
+                                      const NetConfig& network = {});
 
 // The sample as it would be for the board transformed by `symmetry`: observation through
 // transform_planes, policy through transform_policy, value unchanged.

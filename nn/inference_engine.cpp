@@ -11,6 +11,7 @@ namespace pz::nn {
 
 InferenceEngine::InferenceEngine(const games::Game& game, PolicyValueNet net, InferenceOptions options)
     : game_(game),
+      value_info_(value_scale(game.info(), net->config())),
       obs_size_(game.info().observation_shape.size()),
       policy_size_(game.info().policy_shape.size()),
       value_size_(net_shape(game.info()).value_outputs),
@@ -68,7 +69,7 @@ void InferenceEngine::evaluate(std::span<const mcts::EvalRequest> batch) {
   if (cancelled_.load()) throw Cancelled();
   ++stats_.calls;
   stats_.positions += static_cast<std::int64_t>(batch.size());
-  const games::GameInfo& info = game_.info();
+  const games::GameInfo& info = value_info_;
   const std::size_t row_size = static_cast<std::size_t>(policy_size_ + value_size_);
   std::vector<std::size_t> misses;
   misses.reserve(batch.size());
@@ -89,7 +90,7 @@ void InferenceEngine::evaluate(std::span<const mcts::EvalRequest> batch) {
   if (misses.empty()) return;
   const auto rows = static_cast<std::int64_t>(misses.size());
   if (rows > input_.size(0)) {
-    const games::Shape& s = info.observation_shape;
+    const games::Shape& s = game_.info().observation_shape;
     input_ = torch::zeros({rows, s.channels, s.height, s.width});
   }
   float* in = input_.data_ptr<float>();

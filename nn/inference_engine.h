@@ -60,6 +60,7 @@ class InferenceEngine final : public mcts::Evaluator {
   void forward(int rows);
 
   const games::Game& game_;
+  const games::GameInfo value_info_;  // the game's info, returns scaled as the network's values are
   const int obs_size_, policy_size_, value_size_;
   InferenceOptions options_;
   mutable std::mutex mutex_;

@@ -13,6 +13,7 @@ nlohmann::json NetConfig::to_json() const {
                       {"value_hidden", value_hidden},
                       {"value_head", value_head}};
   if (pooled()) j["global_channels"] = global_channels;
+  if (!value_range.empty()) j["value_range"] = value_range;
   return j;
 }
 
@@ -27,6 +28,13 @@ NetConfig parse_net_config(const nlohmann::json& config, const std::string& path
   c.value_hidden = static_cast<int>(f.integer("value_hidden", c.value_hidden, 1));
   // Checkpoints written before the field existed had a scalar head: the default keeps them loading.
   c.value_head = f.choice("value_head", c.value_head, {"scalar", "wdl"});
+  if (const nlohmann::json* range = f.raw("value_range")) {
+    if (!range->is_array() || range->size() != 2 || !(*range)[0].is_number() || !(*range)[1].is_number()) {
+      f.fail("value_range", "must be [lo, hi], two numbers, got " + range->dump());
+    }
+    c.value_range = {(*range)[0].get<double>(), (*range)[1].get<double>()};
+    if (!(c.value_range[1] > c.value_range[0])) f.fail("value_range", "must have lo < hi, got " + range->dump());
+  }
   if (c.pooled()) {
     c.global_channels = static_cast<int>(f.integer("global_channels", c.global_channels, 1));
   } else if (f.has("global_channels")) {

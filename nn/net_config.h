@@ -12,6 +12,11 @@
 //           size of a game (network.h).
 // value_head "scalar": tanh output, MSE against the outcome. "wdl": win/draw/loss logits,
 //           cross-entropy against the outcome; the value is P(win) − P(loss).
+// value_range [lo, hi] (optional): the returns that the value's [-1, 1] stands for, instead
+//           of the game's [min_return, max_return]. For scored games whose true bound is far
+//           beyond real scores (2048's is 3.9 million, games score thousands): there every
+//           target would sit at -1, where tanh is flat, and the value would learn nothing.
+//           Returns outside the range are clamped.
 //
 // network.h says how each head adapts to the game. Torch-free, so configs are read and
 // checked without loading LibTorch.
@@ -20,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 #include "games/game.h"
 
@@ -34,6 +40,7 @@ struct NetConfig {
   int value_hidden = 64;
   int global_channels = 16;  // "pooled" only: channels of each global pooling branch
   std::string value_head = "scalar";
+  std::vector<double> value_range;  // {lo, hi}; empty: the game's return bounds
 
   bool pooled() const { return type == "pooled"; }
   bool wdl() const { return value_head == "wdl"; }

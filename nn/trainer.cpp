@@ -226,7 +226,7 @@ void Trainer::run_actor(int index, int games, const std::function<void(mcts::Gam
 
 void Trainer::on_game(mcts::GameRecord&& record) {
   if (stopping_) return;
-  auto samples = samples_from_game(*game_, record, config_.q_mix);
+  auto samples = samples_from_game(*game_, record, config_.q_mix, config_.network);
   buffer_.add(samples);
   ++games_;
   const std::string line = game_record_json(*game_, record).dump();

@@ -4,6 +4,7 @@
 
 #include "games/registry.h"
 #include "nn/encoding.h"
+#include "util/error.h"
 #include "util/rng.h"
 
 namespace pz::nn {
@@ -80,6 +81,36 @@ TEST(Encoding, ValuesMapBetweenReturnUnitsAndTheNetworkRange) {
   EXPECT_FLOAT_EQ(seats[0], -0.6f);
   EXPECT_EQ(value_target(c4->info(), 0, {1.0, -1.0}), std::vector<float>{1.0f});
   EXPECT_EQ(value_target(c4->info(), 1, {1.0, -1.0}), std::vector<float>{-1.0f});
+}
+
+TEST(Encoding, ANetworkValueRangeReplacesAScoredGamesBound) {
+  const auto game = games::make_game("2048");
+  ASSERT_GT(game->info().max_return, 1e6);  // the rules' bound: real scores are thousands
+  mcts::GameRecord record;
+  record.samples.push_back({game->new_initial_state()->serialize(), 0, 0, {}, 0.0, false});
+  record.returns = {1000.0};
+  NetConfig network;
+  EXPECT_LT(samples_from_game(*game, record, 0.0, network)[0].value[0], -0.999f);
+  network.value_range = {0.0, 4000.0};
+  EXPECT_FLOAT_EQ(samples_from_game(*game, record, 0.0, network)[0].value[0], -0.5f);
+  const games::GameInfo scaled = value_scale(game->info(), network);
+  EXPECT_EQ(scaled.max_return, 4000.0);
+  EXPECT_FLOAT_EQ(normalize_return(scaled, 9000.0), 1.0f);  // clamped
+  float net = 0.25f, seat = 0;
+  values_for_seats(scaled, 0, &net, &seat);
+  EXPECT_FLOAT_EQ(seat, 2500.0f);
+
+  EXPECT_EQ(parse_net_config(network.to_json()), network);
+  for (const char* bad : {R"([4000, 0])", R"([1])", R"("wide")"}) {
+    auto j = network.to_json();
+    j["value_range"] = nlohmann::json::parse(bad);
+    try {
+      parse_net_config(j);
+      ADD_FAILURE() << bad;
+    } catch (const util::UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("network.value_range"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(Encoding, FastSearchPositionsHaveNoPolicyTargetAndQMixBlendsTheValue) {

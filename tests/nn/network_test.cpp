@@ -348,6 +348,25 @@ TEST_F(NnTest, WinDrawLossHeadLearnsOutcomesAndItsValueIsWinMinusLoss) {
   std::filesystem::remove(path);
 }
 
+TEST_F(NnTest, EngineReturnsValuesInTheNetworksValueRange) {
+  const auto game = games::make_game("2048");
+  NetConfig config = small_net();
+  config.value_range = {0.0, 4000.0};
+  auto net = make_network(config, game->info());
+  net->eval();
+  InferenceEngine engine(*game, net, {1, 0});
+  auto state = game->new_initial_state();
+  while (state->is_chance_node()) state->apply_action(state->legal_actions()[0]);
+  const auto legal = state->legal_actions();
+  std::vector<float> priors(legal.size()), value(1), obs(static_cast<std::size_t>(game->info().observation_shape.size()));
+  std::vector<mcts::EvalRequest> request{{state.get(), legal, priors.data(), value.data()}};
+  engine.evaluate(request);
+  state->observation(0, obs.data());
+  const games::Shape& s = game->info().observation_shape;
+  const float raw = net->forward(torch::from_blob(obs.data(), {1, s.channels, s.height, s.width})).second.item<float>();
+  EXPECT_NEAR(value[0], 2000.0f * (raw + 1.0f), 1e-2);
+}
+
 TEST_F(NnTest, CheckpointsFromBeforeValueHeadsLoadAsScalar) {
   const auto game = games::make_game("tictactoe");
   auto net = make_network(small_net(), game->info());
