@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "games/board_notation.h"
+#include "games/move_record.h"
 #include "util/error.h"
 
 namespace pz::games {
@@ -65,26 +66,7 @@ Action HexGame::transform_action(Symmetry symmetry, Action action) const {
 
 std::unique_ptr<State> HexGame::deserialize(std::string_view text) const {
   auto state = std::make_unique<HexState>(this);
-  const std::string record(text);
-  auto fail = [&](int index, const std::string& why) {
-    throw util::UsageError("hex record '" + record + "', move " + std::to_string(index) + ": " + why);
-  };
-  size_t pos = 0;
-  int index = 0;
-  while (true) {
-    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
-    if (pos == text.size()) break;
-    size_t end = pos;
-    while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) ++end;
-    const std::string_view token = text.substr(pos, end - pos);
-    pos = end;
-    ++index;
-    std::string error;
-    auto action = state->parse_action(token, &error);
-    if (!action) fail(index, error);
-    if (!state->is_legal(*action)) fail(index, state->explain_illegal(*action));
-    state->apply_action(*action);
-  }
+  replay_move_record(*state, text);
   return state;
 }
 

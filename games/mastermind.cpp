@@ -4,6 +4,7 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "games/move_record.h"
 #include "util/error.h"
 
 namespace pz::games {
@@ -117,11 +118,7 @@ int MastermindGame::score(int secret, int guess) const {
 
 std::unique_ptr<State> MastermindGame::deserialize(std::string_view text) const {
   auto state = std::make_unique<MastermindState>(this);
-  std::string token;
-  int index = 0;
-  auto flush = [&] {
-    if (token.empty()) return;
-    ++index;
+  for_each_word(text, [&](int index, std::string_view token) {
     std::string error;
     auto code = parse_code(token, &error);
     const std::string where = "Mastermind record '" + std::string(text) + "', code " + std::to_string(index);
@@ -129,16 +126,7 @@ std::unique_ptr<State> MastermindGame::deserialize(std::string_view text) const 
     if (state->is_terminal()) throw util::UsageError(where + ": the game was already over");
     if (!state->is_chance_node() && !state->is_legal(*code)) throw util::UsageError(where + ": " + state->explain_illegal(*code));
     state->apply_action(*code);
-    token.clear();
-  };
-  for (char c : text) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      flush();
-    } else {
-      token += c;
-    }
-  }
-  flush();
+  });
   return state;
 }
 

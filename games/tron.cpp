@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "games/board_notation.h"
+#include "games/move_record.h"
 #include "util/error.h"
 
 namespace pz::games {
@@ -197,19 +198,11 @@ std::string TronState::serialize() const {
 
 std::unique_ptr<State> TronGame::deserialize(std::string_view text) const {
   auto state = std::make_unique<TronState>(this);
-  const std::string record(text);
-  size_t pos = 0;
-  int step = 0;
-  while (true) {
-    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
-    if (pos == text.size()) break;
-    size_t end = pos;
-    while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) ++end;
-    const std::string token(text.substr(pos, end - pos));
-    pos = end;
-    ++step;
+  for_each_word(text, [&](int step, std::string_view word) {
+    const std::string token(word);
     auto fail = [&](const std::string& why) {
-      throw util::UsageError("tron record '" + record + "', step " + std::to_string(step) + " '" + token + "': " + why);
+      throw util::UsageError("tron record '" + std::string(text) + "', step " + std::to_string(step) + " '" + token +
+                             "': " + why);
     };
     if (state->is_terminal()) fail("the game already ended");
     if (token.size() != 2) fail("a step is two letters, player 1's move then player 2's, each u, r, d or l (e.g. 'rl')");
@@ -220,7 +213,7 @@ std::unique_ptr<State> TronGame::deserialize(std::string_view text) const {
       joint.push_back(*a);
     }
     state->apply_joint_action(joint);
-  }
+  });
   return state;
 }
 

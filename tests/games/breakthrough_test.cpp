@@ -22,15 +22,7 @@ std::shared_ptr<const Game> make(int rows = 8, int columns = 8) {
 const BreakthroughState& bt(const State& s) { return static_cast<const BreakthroughState&>(s); }
 
 std::unique_ptr<State> play(const Game& game, const std::vector<std::string>& moves) {
-  auto state = game.new_initial_state();
-  for (const auto& m : moves) {
-    std::string error;
-    auto action = state->parse_action(m, &error);
-    EXPECT_TRUE(action.has_value()) << m << ": " << error;
-    if (!action) return state;
-    state->apply_checked(*action);
-  }
-  return state;
+  return testing::play_moves(game, moves);
 }
 
 // Joins board rows given top to bottom into a serialised position.

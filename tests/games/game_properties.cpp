@@ -9,6 +9,27 @@
 #include "util/rng.h"
 
 namespace pz::games::testing {
+
+std::shared_ptr<const Game> make_from_entry(const GameEntry& entry, const std::map<std::string, std::string>& options) {
+  auto values = entry.options.resolve(options, "game '" + entry.name + "'");
+  return entry.make(values, util::Spec{entry.name, values.all()});
+}
+
+std::unique_ptr<State> play_moves(const Game& game, const std::vector<std::string>& moves) {
+  auto state = game.new_initial_state();
+  for (const auto& m : moves) {
+    std::string error;
+    auto action = state->parse_action(m, &error);
+    EXPECT_TRUE(action.has_value()) << m << ": " << error;
+    if (!action) break;
+    if (state->is_terminal()) {
+      ADD_FAILURE() << "the game ended before '" << m << "':\n" << state->to_string();
+      break;
+    }
+    state->apply_checked(*action);
+  }
+  return state;
+}
 namespace {
 
 Action random_action(const std::vector<Action>& legal, util::Rng& rng) { return legal[rng.below(static_cast<uint32_t>(legal.size()))]; }

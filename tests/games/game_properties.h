@@ -2,11 +2,23 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "games/game.h"
+#include "games/registry.h"
 
 namespace pz::games::testing {
+
+// The game made through its registry entry from these options, so the option schema is
+// exercised too.
+std::shared_ptr<const Game> make_from_entry(const GameEntry& entry, const std::map<std::string, std::string>& options);
+
+// The state after `moves` (in the game's notation) from the initial state. A move that does
+// not read, or comes after the end of the game, fails the test and stops the replay.
+std::unique_ptr<State> play_moves(const Game& game, const std::vector<std::string>& moves);
 
 // Plays `num_games` random games (seeded) and checks at every node: legal actions sorted,
 // unique, in range, and each one's notation parses back to itself; clone() is

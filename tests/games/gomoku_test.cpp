@@ -15,23 +15,12 @@
 namespace pz::games {
 namespace {
 
-// Builds the game through its registry entry, so the option schema is exercised too.
 std::shared_ptr<const Game> make(int size = 15, const std::string& variant = "gomoku") {
-  const GameEntry entry = gomoku_entry();
-  std::map<std::string, std::string> given = {{"size", std::to_string(size)}, {"variant", variant}};
-  auto values = entry.options.resolve(given, "game 'gomoku'");
-  return entry.make(values, util::Spec{"gomoku", values.all()});
+  return testing::make_from_entry(gomoku_entry(), {{"size", std::to_string(size)}, {"variant", variant}});
 }
 
 std::unique_ptr<State> play(const Game& game, const std::vector<std::string>& moves) {
-  auto state = game.new_initial_state();
-  for (const auto& m : moves) {
-    std::string error;
-    auto action = state->parse_action(m, &error);
-    EXPECT_TRUE(action.has_value()) << m << ": " << error;
-    state->apply_checked(*action);
-  }
-  return state;
+  return testing::play_moves(game, moves);
 }
 
 const GomokuState& gomoku(const State& s) { return static_cast<const GomokuState&>(s); }

@@ -16,28 +16,12 @@
 namespace pz::games {
 namespace {
 
-// Builds the game through its registry entry, so the option schema is exercised too.
 std::shared_ptr<const Game> make(int base, bool swap = false) {
-  const GameEntry entry = havannah_entry();
-  std::map<std::string, std::string> given = {{"base", std::to_string(base)}, {"swap", swap ? "true" : "false"}};
-  auto values = entry.options.resolve(given, "game 'havannah'");
-  return entry.make(values, util::Spec{"havannah", values.all()});
+  return testing::make_from_entry(havannah_entry(), {{"base", std::to_string(base)}, {"swap", swap ? "true" : "false"}});
 }
 
 std::unique_ptr<State> play(const Game& game, const std::vector<std::string>& moves) {
-  auto state = game.new_initial_state();
-  for (const auto& m : moves) {
-    std::string error;
-    auto action = state->parse_action(m, &error);
-    EXPECT_TRUE(action.has_value()) << m << ": " << error;
-    if (!action) break;
-    if (state->is_terminal()) {
-      ADD_FAILURE() << "the game ended before '" << m << "':\n" << state->to_string();
-      break;
-    }
-    state->apply_checked(*action);
-  }
-  return state;
+  return testing::play_moves(game, moves);
 }
 
 // Black's moves interleaved with White's: b0 w0 b1 w1 ...

@@ -15,23 +15,12 @@
 namespace pz::games {
 namespace {
 
-// Builds the game through its registry entry, so the option schema is exercised too.
 std::shared_ptr<const Game> make(int size, bool swap) {
-  const GameEntry entry = hex_entry();
-  std::map<std::string, std::string> given = {{"size", std::to_string(size)}, {"swap", swap ? "true" : "false"}};
-  auto values = entry.options.resolve(given, "game 'hex'");
-  return entry.make(values, util::Spec{"hex", values.all()});
+  return testing::make_from_entry(hex_entry(), {{"size", std::to_string(size)}, {"swap", swap ? "true" : "false"}});
 }
 
 std::unique_ptr<State> play(const Game& game, const std::vector<std::string>& moves) {
-  auto state = game.new_initial_state();
-  for (const auto& m : moves) {
-    std::string error;
-    auto action = state->parse_action(m, &error);
-    EXPECT_TRUE(action.has_value()) << m << ": " << error;
-    state->apply_checked(*action);
-  }
-  return state;
+  return testing::play_moves(game, moves);
 }
 
 const HexState& hex(const State& s) { return static_cast<const HexState&>(s); }
