@@ -507,8 +507,9 @@ TrainResult Trainer::run() {
     metrics_->write({{"kind", "event"}, {"event", "resume"}, {"step", learner_->step()}, {"time_of_day", iso_time_now()}});
   }
   progress_.message("training " + game_->spec().to_string() + " in " + run_.root() + ": " +
-                    std::to_string(config_.network.blocks) + "x" + std::to_string(config_.network.channels) +
-                    " network (" + std::to_string(learner_->network().parameter_count()) + " parameters), " +
+                    std::to_string(config_.network.blocks) + "x" + std::to_string(config_.network.channels) + " " +
+                    config_.network.type + " network, " + config_.network.value_head + " value head (" +
+                    std::to_string(learner_->network().parameter_count()) + " parameters), " +
                     std::to_string(config_.actor_threads) + " actor thread(s) x " +
                     std::to_string(config_.selfplay.games_per_actor) + " games, " +
                     std::to_string(config_.selfplay.full_simulations) + " simulations per move");
