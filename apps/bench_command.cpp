@@ -3,19 +3,23 @@
 
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 #include "apps/commands.h"
 #include "bench/mcts_bench.h"
 #include "bench/playout_bench.h"
+#include "bench/polyc_bench.h"
 #include "bench/train_bench.h"
 #include "apps/train_config_args.h"
 #include "apps/game_args.h"
 #include "games/registry.h"
+#include "util/error.h"
 
 namespace pz::apps {
 
 void add_bench_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("bench", "benchmarks: games (random-playout throughput), mcts (search simulations/s), train (trainer rates)");
+  auto* cmd = app.add_subcommand("bench", "benchmarks: games (random-playout throughput), mcts (search simulations/s), train (trainer rates), "
+                                     "polyc (polyhedral compiler against gcc, Graphite and Polly)");
   cmd->require_subcommand(1);
   auto* games_cmd = cmd->add_subcommand("games", "random-playout throughput per game (games/s, moves/s)");
   struct Args {
@@ -146,6 +150,46 @@ void add_bench_command(CLI::App& app) {
     std::printf("network     %10.0f evaluations/s, mean batch %.1f\n", r.net_evaluations_per_second(), r.mean_batch());
     std::printf("learner     %10.0f samples/s (batch %d, %lld steps)\n", r.learner_samples_per_second(), r.batch_size,
                 static_cast<long long>(r.learner_steps));
+  });
+  auto* polyc_cmd = cmd->add_subcommand(
+      "polyc", "polyc's output against gcc -O3, Graphite and LLVM Polly on the PolyBench-style kernels");
+  struct PolycArgs {
+    std::string kernels, size = "large", kernels_dir, work_dir;
+    int threads = 2, repeats = 3;
+    bool json = false;
+  };
+  auto pargs = std::make_shared<PolycArgs>();
+  polyc_cmd->add_option("--kernels", pargs->kernels, "comma-separated kernel names (default: all)");
+  polyc_cmd->add_option("--size", pargs->size, "problem sizes")
+      ->check(CLI::IsMember({"large", "medium", "small"}))
+      ->capture_default_str();
+  polyc_cmd->add_option("--threads", pargs->threads, "OpenMP threads for polyc and parallel Polly")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  polyc_cmd->add_option("--repeats", pargs->repeats, "runs per variant (best kept)")->check(CLI::PositiveNumber)->capture_default_str();
+  polyc_cmd->add_option("--kernels-dir", pargs->kernels_dir, "directory of the kernel .c files (default: the source tree's)");
+  polyc_cmd->add_option("--keep", pargs->work_dir, "build in this directory and keep it (sources, binaries, logs)");
+  polyc_cmd->add_flag("--json", pargs->json, "print the results as JSON");
+  polyc_cmd->callback([pargs] {
+    bench::PolycBenchOptions o;
+    std::string part;
+    std::istringstream list(pargs->kernels);
+    while (std::getline(list, part, ','))
+      if (!part.empty()) o.kernels.push_back(part);
+    o.size = pargs->size;
+    o.threads = pargs->threads;
+    o.repeats = pargs->repeats;
+    o.kernels_dir = pargs->kernels_dir;
+    o.work_dir = pargs->work_dir;
+    o.progress = [](const std::string& line) { std::fprintf(stderr, "[bench polyc] %s\n", line.c_str()); };
+    bench::PolycBenchResult r;
+    try {
+      r = bench::run_polyc_bench(o);
+    } catch (const std::invalid_argument& e) {
+      throw util::UsageError(e.what());
+    }
+    std::cout << (pargs->json ? bench::format_polyc_json(r) : bench::format_polyc_table(r)) << std::flush;
+    if (!r.polyc_ok) throw util::UsageError("bench polyc: polyc failed or gave wrong output (see above)");
   });
 }
 

@@ -1,4 +1,4 @@
-// polyzero polyc IN.c -o OUT.c [--tile auto|off|N,N,...] [--parallel] [--vectorize]
+// polyzero polyc IN.c -o OUT.c [--tile auto|off|N,N,...] [--parallel] [--vectorize] [--unroll-jam N]
 //                              [--fusion min|max] [--no-isl] [--report] [--json]
 // Source-to-source polyhedral optimisation of the `#pragma scop` regions of a C file
 // (polyhedral/polyc.h). The report goes to stdout (or OUT.c does when -o is '-').
@@ -54,6 +54,7 @@ void add_polyc_command(CLI::App& app) {
   struct Args {
     std::string input, output, tile = "auto", fusion = "min";
     bool parallel = false, vectorize = false, report = false, json = false, no_isl = false;
+    int unroll_jam = 4;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("input", args->input, "C file with #pragma scop ... #pragma endscop regions")->required();
@@ -64,6 +65,9 @@ void add_polyc_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--parallel", args->parallel, "mark outer parallel loops '#pragma omp parallel for'");
   cmd->add_flag("--vectorize", args->vectorize, "mark innermost parallel loops '#pragma omp simd'");
+  cmd->add_option("--unroll-jam", args->unroll_jam, "register tiling: unroll factor of the innermost band (0: off)")
+      ->check(CLI::Range(0, 16))
+      ->capture_default_str();
   cmd->add_flag("--no-isl", args->no_isl, "keep the source order instead of isl's scheduler");
   cmd->add_flag("--report", args->report, "print statements, dependences and the schedule");
   cmd->add_flag("--json", args->json, "print the report as JSON");
@@ -72,6 +76,7 @@ void add_polyc_command(CLI::App& app) {
     o.tile = parse_tile(args->tile);
     o.parallel = args->parallel;
     o.vectorize = args->vectorize;
+    o.unroll_jam = args->unroll_jam;
     o.schedule.use_isl = !args->no_isl;
     o.schedule.fusion = args->fusion == "max" ? poly::ScheduleOptions::Fusion::kMax : poly::ScheduleOptions::Fusion::kMin;
     std::string source = read_all(args->input);

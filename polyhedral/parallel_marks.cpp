@@ -7,6 +7,7 @@
 
 #include "polyhedral/legality.h"
 #include "polyhedral/loop_order.h"
+#include "polyhedral/register_tiling.h"
 
 namespace pz::poly {
 
@@ -67,6 +68,16 @@ isl::schedule_node parallel_walk(isl::schedule_node node, const isl::union_map& 
 
 isl::schedule_node simd_walk(isl::schedule_node node, const isl::union_map& deps, std::vector<std::string>& log,
                              bool& band_below) {
+  // An unrolled register-tile strip is not a loop: the one to vectorise is above it.
+  if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_mark) {
+    isl_id* id = isl_schedule_node_mark_get_id(node.get());
+    bool strip = std::string(isl_id_get_name(id)) == kUnrollJamMark;
+    isl_id_free(id);
+    if (strip) {
+      band_below = false;
+      return node;
+    }
+  }
   bool any = false;
   node = for_children(node, [&](isl::schedule_node c) {
     bool below = false;

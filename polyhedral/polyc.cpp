@@ -10,6 +10,7 @@
 #include "polyhedral/legality.h"
 #include "polyhedral/loop_order.h"
 #include "polyhedral/parallel_marks.h"
+#include "polyhedral/register_tiling.h"
 
 namespace pz::poly {
 
@@ -61,13 +62,17 @@ std::string transform_region(const ScopRegion& region, const PolycOptions& o, Sc
     Dependences deps = compute_dependences(scop);
     const isl::union_map validity = deps.validity();
     report = describe_scop(scop, deps, region.line);
-    ScheduleResult sr = compute_schedule(ctx, scop, deps, o.schedule);
+    ScheduleOptions so = o.schedule;
+    if (so.stream_bytes > 0 && o.tile.cache.l2 > 0) so.stream_bytes = o.tile.cache.l2;
+    ScheduleResult sr = compute_schedule(ctx, scop, deps, so);
     report.schedule_origin = sr.origin;
     auto& log = report.passes;
     isl::schedule s = sr.schedule;
     s = checked("loop order", s, validity, log, [&] { return order_loops_for_locality(s, scop, log); });
     if (o.tile.mode != TileOptions::Mode::kOff)
       s = checked("tiling", s, validity, log, [&] { return tile_bands(s, scop, o.tile, log); });
+    if (o.unroll_jam >= 2)
+      s = checked("unroll-and-jam", s, validity, log, [&] { return register_tile(s, scop, o.unroll_jam, log); });
     if (o.parallel) s = checked("parallel", s, validity, log, [&] { return mark_parallel_loops(s, validity, log); });
     if (o.vectorize) s = checked("vectorize", s, validity, log, [&] { return mark_simd_loops(s, validity, log); });
     report.schedule = isl_str(s);

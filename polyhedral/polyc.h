@@ -18,6 +18,7 @@ struct PolycOptions {
   TileOptions tile;
   bool parallel = false;   // mark outer parallel loops `omp parallel for`
   bool vectorize = false;  // mark innermost parallel loops `omp simd`
+  int unroll_jam = 4;      // register tiling factor of the innermost band (< 2: off)
 };
 
 struct PolycResult {

@@ -2,7 +2,11 @@
 
 #include <isl/options.h>
 #include <isl/schedule.h>
+#include <isl/schedule_node.h>
+#include <isl/set.h>
+#include <isl/val.h>
 
+#include "polyhedral/isl_context.h"
 #include "polyhedral/legality.h"
 
 #include <vector>
@@ -38,7 +42,85 @@ isl::schedule try_isl(IslContext& ctx, const Scop& scop, const isl::union_map& v
   }
 }
 
+// How many loop dimensions statements `a` and `b` share under `schedule` (the depth of the
+// band members above the node where their paths part).
+int shared_loops(isl::schedule_node node, const std::string& a, const std::string& b) {
+  int depth = 0;
+  for (;;) {
+    const int n = static_cast<int>(isl_schedule_node_n_children(node.get()));
+    if (n == 0) return depth;
+    if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_band)
+      depth += static_cast<int>(isl_schedule_node_band_n_member(node.get()));
+    if (n == 1) {
+      node = node.child(0);
+      continue;
+    }
+    int next = -1;
+    for (int i = 0; i < n; ++i) {
+      // A filter node's domain is what reaches it, before its own filter applies.
+      isl::schedule_node c = node.child(i);
+      isl::union_set dom = isl_schedule_node_get_type(c.get()) == isl_schedule_node_filter
+                               ? isl::manage(isl_schedule_node_filter_get_filter(c.get()))
+                               : node_domain(c);
+      bool has_a = false, has_b = false;
+      for (isl::set s : sets_of(dom)) {
+        std::string name = isl_set_get_tuple_name(s.get());
+        has_a = has_a || name == a;
+        has_b = has_b || name == b;
+      }
+      if (has_a != has_b) return depth;
+      if (has_a) next = i;
+    }
+    if (next < 0) return depth;
+    node = node.child(next);
+  }
+}
+
+// The accesses of `s` that read `array` without temporal reuse (every element at most once),
+// with the number of bytes they touch; 0 when `s` reuses some element of it.
+long long streamed_bytes(const Scop& scop, const Statement& s, const std::string& array) {
+  long long bytes = 0;
+  for (const auto& a : s.accesses) {
+    if (a.write || a.array != array) continue;
+    isl::map m = a.relation.intersect_domain(s.domain);
+    if (isl_map_is_injective(m.get()) != isl_bool_true) return 0;
+    isl::set range = m.range();
+    range = isl::manage(isl_set_project_out(range.release(), isl_dim_param, 0,
+                                            isl_set_dim(range.get(), isl_dim_param)));
+    if (isl_set_is_bounded(range.get()) != isl_bool_true) return 0;
+    isl_val* count = isl_set_count_val(range.get());
+    long long n = count ? isl_val_get_num_si(count) : 0;
+    isl_val_free(count);
+    const Array* arr = scop.array(array);
+    bytes += n * (arr ? arr->element_bytes() : 8);
+  }
+  return bytes;
+}
+
 }  // namespace
+
+bool splits_streamed_nest(const Scop& scop, const isl::schedule& schedule, long stream_bytes, std::string& why) {
+  if (stream_bytes <= 0) return false;
+  // Only concrete sizes give byte counts (parametric ranges count as unbounded: no claim).
+  const auto& st = scop.statements;
+  for (size_t x = 0; x < st.size(); ++x)
+    for (size_t y = x + 1; y < st.size(); ++y) {
+      if (shared_loops(scop.schedule.get_root(), st[x].name, st[y].name) == 0) continue;
+      if (shared_loops(schedule.get_root(), st[x].name, st[y].name) > 0) continue;
+      for (const auto& a : st[x].accesses) {
+        if (a.write) continue;
+        const Array* arr = scop.array(a.array);
+        if (!arr || arr->rank < 2) continue;
+        long long bx = streamed_bytes(scop, st[x], a.array), by = streamed_bytes(scop, st[y], a.array);
+        if (bx > stream_bytes && by > stream_bytes) {
+          why = st[x].name + " and " + st[y].name + " would each stream " + a.array + " (" +
+                std::to_string(std::min(bx, by)) + " B) in separate nests";
+          return true;
+        }
+      }
+    }
+  return false;
+}
 
 ScheduleResult compute_schedule(IslContext& ctx, const Scop& scop, const Dependences& deps,
                                 const ScheduleOptions& options) {
@@ -52,7 +134,12 @@ ScheduleResult compute_schedule(IslContext& ctx, const Scop& scop, const Depende
     isl::schedule s = try_isl(ctx, scop, validity, serialize, options, error);
     // isl's result is trusted only after our own check: a wrong schedule would mean wrong
     // numbers, a missed optimisation only a slower kernel.
-    if (!s.is_null() && !find_violation(s, validity)) return {s, serialize ? "isl (fusion=min)" : "isl (fusion=max)"};
+    if (!s.is_null() && !find_violation(s, validity)) {
+      std::string why;
+      if (splits_streamed_nest(scop, s, options.stream_bytes, why))
+        return {scop.schedule, "source order (isl's schedule rejected: " + why + ")"};
+      return {s, serialize ? "isl (fusion=min)" : "isl (fusion=max)"};
+    }
     if (!s.is_null()) error = "isl's schedule violates a dependence";
   }
   return {scop.schedule, "source order (isl: " + error + ")"};

@@ -22,7 +22,17 @@ struct ScheduleOptions {
   int max_coefficient = 4;                  // bounds skewing coefficients
   unsigned long budget = 20'000'000;        // isl operations per attempt
   bool use_isl = true;                      // false: keep the source order
+  // Arrays larger than this are "streamed" (read from memory, not cache): see
+  // splits_streamed_nest(). 0 disables the check.
+  long stream_bytes = 1024 * 1024;
 };
+
+// True when `schedule` puts in different loop nests two statements that share a loop in the
+// source and both read, without reuse, one array larger than `stream_bytes` (a matrix
+// streamed once: atax's and bicg's A). Distributing them doubles the memory traffic of a
+// bandwidth-bound kernel, and tiling cannot win it back since nothing is reused; the source
+// order is then the better schedule. Writes `why` when true.
+bool splits_streamed_nest(const Scop& scop, const isl::schedule& schedule, long stream_bytes, std::string& why);
 
 struct ScheduleResult {
   isl::schedule schedule;

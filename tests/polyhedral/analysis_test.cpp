@@ -218,3 +218,60 @@ TEST(Codegen, PragmaOfADroppedLoopIsDropped) {
 
 }  // namespace
 }  // namespace pz::poly
+
+namespace pz::poly {
+namespace {
+
+TEST(RegisterTiling, GemmUnrollsTheReductionInsideTheVectorLoop) {
+  const std::string src =
+      "#define N 64\nstatic double A[N][N], B[N][N], C[N][N];\nvoid f(void) {\n  int i, j, k;\n#pragma scop\n"
+      "  for (i = 0; i < N; i++) for (j = 0; j < N; j++) for (k = 0; k < N; k++)\n"
+      "    C[i][j] += A[i][k] * B[k][j];\n#pragma endscop\n}\n";
+  PolycOptions o;
+  o.tile.mode = TileOptions::Mode::kFixed;
+  o.tile.sizes = {16};
+  o.vectorize = true;
+  PolycResult r = polyc(src, o);
+  ASSERT_EQ(r.scops.size(), 1u);
+  bool unrolled = false;
+  for (const auto& p : r.scops[0].passes) {
+    EXPECT_EQ(p.find("UNDONE"), std::string::npos) << p;
+    // k: C[i][j] is invariant along it (read and write), B[k][j] only along i.
+    if (p.rfind("unroll-and-jam: member 1 of a band of 3 unrolled by 4", 0) == 0) unrolled = true;
+  }
+  EXPECT_TRUE(unrolled);
+  // Four copies of the statement side by side under one `omp simd` loop.
+  size_t simd = r.output.find("#pragma omp simd");
+  ASSERT_NE(simd, std::string::npos) << r.output;
+  std::string body = r.output.substr(simd);
+  int copies = 0;
+  for (size_t at = body.find("C[("); at != std::string::npos; at = body.find("C[(", at + 1)) ++copies;
+  EXPECT_EQ(copies, 4) << r.output;
+  o.unroll_jam = 0;
+  EXPECT_EQ(polyc(src, o).output.find("+ 3)]"), std::string::npos);
+}
+
+TEST(Scheduler, KeepsSourceFusionOfAStreamedMatrix) {
+  // atax: both statements read A once each; distributing them would read A twice.
+  const std::string body =
+      "for (i = 0; i < 600; i++) {\n  t[i] = 0;\n  for (j = 0; j < 500; j++) t[i] = t[i] + A[i][j] * x[j];\n"
+      "  for (j = 0; j < 500; j++) y[j] = y[j] + A[i][j] * t[i];\n}";
+  IslContext ctx;
+  Scop s = scop_of(ctx, body);
+  Dependences d = compute_dependences(s);
+  ScheduleOptions o;
+  o.stream_bytes = 1024 * 1024;  // A is 2.4 MB
+  ScheduleResult r = compute_schedule(ctx, s, d, o);
+  EXPECT_EQ(r.origin.rfind("source order (isl's schedule rejected: S1 and S2 would each stream A", 0), 0u)
+      << r.origin << isl_str(r.schedule);
+  o.stream_bytes = 4 * 1024 * 1024;  // A fits: isl's distribution costs nothing
+  EXPECT_EQ(compute_schedule(ctx, s, d, o).origin, "isl (fusion=min)");
+  // gemm reuses C across k: never a streamed array, isl's schedule stays.
+  Scop g = scop_of(ctx, "for (i = 0; i < 600; i++) {\n  for (j = 0; j < 600; j++) C[i][j] *= 2.0;\n"
+                        "  for (k = 0; k < 600; k++) for (j = 0; j < 600; j++) C[i][j] += A[i][k] * B[k][j];\n}");
+  o.stream_bytes = 1024;
+  EXPECT_EQ(compute_schedule(ctx, g, compute_dependences(g), o).origin, "isl (fusion=min)");
+}
+
+}  // namespace
+}  // namespace pz::poly
