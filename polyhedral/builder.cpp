@@ -164,6 +164,9 @@ class Lowering {
           isl::map m = isl::manage(isl_map_from_pw_aff(it.release())).intersect_domain(s.domain);
           band = band.unite(isl::union_map(m));
         }
+        // No instance of any statement inside runs (e.g. `if (i >= 3)` in a loop to 2): there
+        // is nothing to order, and isl cannot build a partial schedule without a space.
+        if (band.is_empty()) return inner;
         isl_multi_union_pw_aff* mupa = isl_multi_union_pw_aff_from_union_map(band.release());
         return isl::manage(isl_schedule_insert_partial_schedule(inner->copy(), mupa));
       }

@@ -15,18 +15,14 @@
 #include <vector>
 
 #include "polyhedral/polyc.h"
+#include "tests/polyhedral/compile_run.h"
 
 namespace pz::poly {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_support::slurp;
 
 struct Variant {
   std::string name;
@@ -76,21 +72,11 @@ class Workdir {
 // Compiles and runs `source`; returns its stdout, or fails the test with the compiler's
 // messages.
 std::string build_and_run(const fs::path& dir, const std::string& name, const std::string& source, bool strict) {
-  fs::path c = dir / (name + ".c"), exe = dir / name, log = dir / (name + ".log"), out = dir / (name + ".out");
-  std::ofstream(c) << source;
   std::string flags = "-O1 -ffp-contract=off -fopenmp";
   if (strict) flags += " -Wall -Wextra -Werror";
-  std::string cmd = "gcc " + flags + " -o " + exe.string() + " " + c.string() + " -lm > " + log.string() + " 2>&1";
-  if (std::system(cmd.c_str()) != 0) {
-    ADD_FAILURE() << name << ": gcc failed:\n" << slurp(log) << "\n--- source ---\n" << source;
-    return "";
-  }
-  std::string run = "OMP_NUM_THREADS=2 OMP_WAIT_POLICY=PASSIVE " + exe.string() + " > " + out.string();
-  if (std::system(run.c_str()) != 0) {
-    ADD_FAILURE() << name << ": the program failed";
-    return "";
-  }
-  return slurp(out);
+  test_support::RunResult r = test_support::compile_and_run(dir, name, source, flags);
+  if (!r.ok) ADD_FAILURE() << name << ": " << r.error << "\n--- source ---\n" << source;
+  return r.output;
 }
 
 void expect_same_numbers(const std::string& expected, const std::string& got, const std::string& what) {

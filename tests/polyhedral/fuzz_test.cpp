@@ -31,6 +31,7 @@
 #include "polyhedral/legality.h"
 #include "polyhedral/parallel_marks.h"
 #include "polyhedral/polyc.h"
+#include "tests/polyhedral/compile_run.h"
 
 namespace pz::poly {
 namespace {
@@ -195,24 +196,10 @@ PolycOptions random_options(std::mt19937_64& rng, std::string& text) {
   return o;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // Compiles and runs; returns stdout, or an error text starting with "ERROR".
 std::string build_and_run(const fs::path& dir, const std::string& name, const std::string& source, bool strict) {
-  fs::path c = dir / (name + ".c"), exe = dir / name, log = dir / (name + ".log"), out = dir / (name + ".out");
-  std::ofstream(c) << source;
-  std::string flags = "-O1 -fopenmp";
-  if (strict) flags += " -Wall -Wextra -Werror";
-  std::string cmd = "gcc " + flags + " -o " + exe.string() + " " + c.string() + " > " + log.string() + " 2>&1";
-  if (std::system(cmd.c_str()) != 0) return "ERROR gcc failed:\n" + slurp(log);
-  std::string run = "OMP_NUM_THREADS=2 OMP_WAIT_POLICY=PASSIVE timeout 60 " + exe.string() + " > " + out.string();
-  if (std::system(run.c_str()) != 0) return "ERROR the program failed";
-  return slurp(out);
+  test_support::RunResult r = test_support::compile_and_run(dir, name, source, strict ? "-O1 -fopenmp -Wall -Wextra -Werror" : "-O1 -fopenmp");
+  return r.ok ? r.output : "ERROR " + r.error;
 }
 
 // Every mark "omp parallel for" must sit on a band whose first member carries no dependence.
