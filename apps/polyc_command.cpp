@@ -55,6 +55,7 @@ void add_polyc_command(CLI::App& app) {
     std::string input, output, tile = "auto", fusion = "min";
     bool parallel = false, vectorize = false, report = false, json = false, no_isl = false;
     int unroll_jam = 4;
+    long long min_parallel_work = poly::PolycOptions{}.min_parallel_work;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("input", args->input, "C file with #pragma scop ... #pragma endscop regions")->required();
@@ -68,6 +69,10 @@ void add_polyc_command(CLI::App& app) {
   cmd->add_option("--unroll-jam", args->unroll_jam, "register tiling: unroll factor of the innermost band (0: off)")
       ->check(CLI::Range(0, 16))
       ->capture_default_str();
+  cmd->add_option("--min-parallel-work", args->min_parallel_work,
+                  "statement instances per fork/join below which a loop stays sequential (0: no limit)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_flag("--no-isl", args->no_isl, "keep the source order instead of isl's scheduler");
   cmd->add_flag("--report", args->report, "print statements, dependences and the schedule");
   cmd->add_flag("--json", args->json, "print the report as JSON");
@@ -77,6 +82,7 @@ void add_polyc_command(CLI::App& app) {
     o.parallel = args->parallel;
     o.vectorize = args->vectorize;
     o.unroll_jam = args->unroll_jam;
+    o.min_parallel_work = args->min_parallel_work;
     o.schedule.use_isl = !args->no_isl;
     o.schedule.fusion = args->fusion == "max" ? poly::ScheduleOptions::Fusion::kMax : poly::ScheduleOptions::Fusion::kMin;
     std::string source = read_all(args->input);

@@ -19,6 +19,9 @@ struct PolycOptions {
   bool parallel = false;   // mark outer parallel loops `omp parallel for`
   bool vectorize = false;  // mark innermost parallel loops `omp simd`
   int unroll_jam = 4;      // register tiling factor of the innermost band (< 2: off)
+  // Statement instances per fork/join below which a loop stays sequential (concrete sizes
+  // only; 0: mark every parallel loop). See mark_parallel_loops().
+  long long min_parallel_work = 1LL << 22;
 };
 
 struct PolycResult {

@@ -1,6 +1,7 @@
 #include "polyhedral/scheduler.h"
 
 #include <isl/options.h>
+#include <isl/aff.h>
 #include <isl/schedule.h>
 #include <isl/schedule_node.h>
 #include <isl/set.h>
@@ -97,7 +98,60 @@ long long streamed_bytes(const Scop& scop, const Statement& s, const std::string
   return bytes;
 }
 
+struct SkewScan {
+  bool skewed = false;        // a member combines two or more iterators of a statement
+  bool outer_parallel = false;  // a coincident member that is not the innermost loop
+};
+
+isl_stat scan_piece(isl_set* set, isl_aff* aff, void* user) {
+  int nonzero = 0;
+  for (int d = 0, n = static_cast<int>(isl_aff_dim(aff, isl_dim_in)); d < n; ++d) {
+    isl_val* c = isl_aff_get_coefficient_val(aff, isl_dim_in, d);
+    nonzero += isl_val_is_zero(c) == isl_bool_false;
+    isl_val_free(c);
+  }
+  if (nonzero >= 2) static_cast<SkewScan*>(user)->skewed = true;
+  isl_set_free(set);
+  isl_aff_free(aff);
+  return isl_stat_ok;
+}
+
+isl_stat scan_pw_aff(isl_pw_aff* pa, void* user) {
+  isl_stat r = isl_pw_aff_foreach_piece(pa, &scan_piece, user);
+  isl_pw_aff_free(pa);
+  return r;
+}
+
+isl_bool scan_node(isl_schedule_node* node, void* user) {
+  if (isl_schedule_node_get_type(node) != isl_schedule_node_band) return isl_bool_true;
+  auto* scan = static_cast<SkewScan*>(user);
+  isl_multi_union_pw_aff* mupa = isl_schedule_node_band_get_partial_schedule(node);
+  const int n = static_cast<int>(isl_multi_union_pw_aff_size(mupa));
+  bool has_band_below = false;
+  for (int c = 0, k = static_cast<int>(isl_schedule_node_n_children(node)); c < k && !has_band_below; ++c) {
+    isl_schedule_node* child = isl_schedule_node_get_child(node, c);
+    has_band_below = isl_schedule_node_has_children(child) == isl_bool_true ||
+                     isl_schedule_node_get_type(child) == isl_schedule_node_band;
+    isl_schedule_node_free(child);
+  }
+  for (int i = 0; i < n; ++i) {
+    isl_union_pw_aff* upa = isl_multi_union_pw_aff_get_union_pw_aff(mupa, i);
+    isl_union_pw_aff_foreach_pw_aff(upa, &scan_pw_aff, user);
+    isl_union_pw_aff_free(upa);
+    if (isl_schedule_node_band_member_get_coincident(node, i) == isl_bool_true && (i + 1 < n || has_band_below))
+      scan->outer_parallel = true;
+  }
+  isl_multi_union_pw_aff_free(mupa);
+  return isl_bool_true;
+}
+
 }  // namespace
+
+bool skews_without_parallelism(const isl::schedule& schedule) {
+  SkewScan scan;
+  isl_schedule_foreach_schedule_node_top_down(schedule.get(), &scan_node, &scan);
+  return scan.skewed && !scan.outer_parallel;
+}
 
 bool splits_streamed_nest(const Scop& scop, const isl::schedule& schedule, long stream_bytes, std::string& why) {
   if (stream_bytes <= 0) return false;
@@ -138,6 +192,8 @@ ScheduleResult compute_schedule(IslContext& ctx, const Scop& scop, const Depende
       std::string why;
       if (splits_streamed_nest(scop, s, options.stream_bytes, why))
         return {scop.schedule, "source order (isl's schedule rejected: " + why + ")"};
+      if (options.reject_useless_skew && skews_without_parallelism(s))
+        return {scop.schedule, "source order (isl's schedule rejected: it skews loops but gains no outer parallel loop)"};
       return {s, serialize ? "isl (fusion=min)" : "isl (fusion=max)"};
     }
     if (!s.is_null()) error = "isl's schedule violates a dependence";

@@ -25,7 +25,13 @@ struct ScheduleOptions {
   // Arrays larger than this are "streamed" (read from memory, not cache): see
   // splits_streamed_nest(). 0 disables the check.
   long stream_bytes = 1024 * 1024;
+  // Reject isl's schedule when it skews (a loop over i+j) and still has no parallel loop
+  // but the innermost: floyd-warshall got (k, i+j, i), whose inner loop walks a column
+  // diagonal (0.2x gcc -O3) for no parallelism.
+  bool reject_useless_skew = true;
 };
+
+bool skews_without_parallelism(const isl::schedule& schedule);
 
 // True when `schedule` puts in different loop nests two statements that share a loop in the
 // source and both read, without reuse, one array larger than `stream_bytes` (a matrix

@@ -156,8 +156,12 @@ TEST(Scheduler, BudgetExhaustionFallsBackToSourceOrder) {
   ScheduleResult r = compute_schedule(ctx, s, d, o);
   EXPECT_NE(r.origin.find("source order"), std::string::npos) << r.origin;
   EXPECT_TRUE(r.schedule.get_map().is_equal(s.schedule.get_map()));
-  // The context is usable afterwards.
-  EXPECT_EQ(compute_schedule(ctx, s, d, {}).origin.rfind("isl", 0), 0u);
+  // The context is usable afterwards (isl's answer is a skew with no outer parallel loop,
+  // which is rejected unless asked for).
+  ScheduleOptions keep_skew;
+  keep_skew.reject_useless_skew = false;
+  EXPECT_EQ(compute_schedule(ctx, s, d, keep_skew).origin.rfind("isl", 0), 0u);
+  EXPECT_NE(compute_schedule(ctx, s, d, {}).origin.find("skews loops but gains no outer parallel loop"), std::string::npos);
 }
 
 TEST(CacheInfo, ReadsSysfsLayout) {
@@ -185,6 +189,7 @@ TEST(CacheInfo, ReadsSysfsLayout) {
 TEST(Report, TextAndJsonNameStatementsAndDependences) {
   PolycOptions o;
   o.parallel = true;
+  o.min_parallel_work = 0;
   PolycResult r = polyc("#pragma scop\nfor (i = 0; i < 10; i++) a[i] = b[i];\n#pragma endscop\n", o);
   std::string text = format_report_text(r.scops), json = format_report_json(r.scops);
   EXPECT_NE(text.find("S0 (line 2): a[i] = b[i]"), std::string::npos) << text;
@@ -204,6 +209,7 @@ namespace {
 TEST(Codegen, PragmaOfADroppedLoopIsDropped) {
   PolycOptions o;
   o.parallel = true;
+  o.min_parallel_work = 0;
   o.tile.mode = TileOptions::Mode::kFixed;
   o.tile.sizes = {64};
   PolycResult r = polyc("#pragma scop\nfor (i = 0; i < 23; i++) for (j = 0; j < 31; j++)\n"
@@ -265,6 +271,22 @@ TEST(Scheduler, KeepsSourceFusionOfAStreamedMatrix) {
                         "  for (k = 0; k < 600; k++) for (j = 0; j < 600; j++) C[i][j] += A[i][k] * B[k][j];\n}");
   o.stream_bytes = 1024;
   EXPECT_EQ(compute_schedule(ctx, g, compute_dependences(g), o).origin, "isl (fusion=min)");
+}
+
+TEST(Passes, LittleWorkPerForkStaysSequential) {
+  // lu-like: a parallel loop inside a sequential one, 40*40 instances per entry.
+  const std::string src = "#pragma scop\nfor (k = 0; k < 40; k++) for (i = k + 1; i < 40; i++)\n"
+                          "  for (j = k + 1; j < 40; j++) A[i][j] -= A[i][k] * A[k][j];\n#pragma endscop\n";
+  PolycOptions o;
+  o.parallel = true;
+  o.min_parallel_work = 1600;
+  PolycResult r = polyc(src, o);
+  EXPECT_EQ(r.output.find("omp parallel for"), std::string::npos) << r.output;
+  bool logged = false;
+  for (const auto& p : r.scops[0].passes) logged = logged || p.find("instances per entry < 1600") != std::string::npos;
+  EXPECT_TRUE(logged);
+  o.min_parallel_work = 1521;  // the box of the first entry: 39 x 39
+  EXPECT_NE(polyc(src, o).output.find("omp parallel for"), std::string::npos);
 }
 
 // Found by the fuzzer: a loop whose every statement instance is excluded by a condition

@@ -186,12 +186,16 @@ PolycOptions random_options(std::mt19937_64& rng, std::string& text) {
       }
   }
   o.parallel = pick(0, 1) == 1;
+  o.min_parallel_work = 0;  // tiny sizes: mark whatever is parallel, to check the marks
   o.vectorize = pick(0, 1) == 1;
   o.schedule.fusion = pick(0, 1) ? ScheduleOptions::Fusion::kMax : ScheduleOptions::Fusion::kMin;
   o.schedule.use_isl = pick(0, 9) != 0;
+  o.schedule.reject_useless_skew = pick(0, 1) == 1;  // keep isl's skews half the time
+  o.unroll_jam = pick(0, 2) == 0 ? 0 : pick(2, 4);
   t << (o.parallel ? " parallel" : "") << (o.vectorize ? " vectorize" : "")
     << (o.schedule.fusion == ScheduleOptions::Fusion::kMax ? " fusion=max" : " fusion=min")
-    << (o.schedule.use_isl ? "" : " no-isl");
+    << (o.schedule.use_isl ? "" : " no-isl") << (o.schedule.reject_useless_skew ? "" : " keep-skew")
+    << " unroll-jam=" << o.unroll_jam;
   text = t.str();
   return o;
 }
