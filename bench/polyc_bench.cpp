@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "polyhedral/polyc.h"
+#include "polyhedral/shell.h"
 
 #ifndef PZ_POLY_KERNELS_DIR
 #define PZ_POLY_KERNELS_DIR ""
@@ -136,20 +137,11 @@ void write_file(const fs::path& p, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write " + p.string());
 }
 
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') out += "'\\''";
-    else out += c;
-  }
-  return out + "'";
-}
-
 // Runs `cmd` under `timeout`; returns the exit status (124 on timeout).
 int run_shell(const std::string& cmd, double timeout_seconds) {
   char limit[32];
   std::snprintf(limit, sizeof limit, "%.0f", std::max(1.0, timeout_seconds));
-  std::string full = std::string("timeout ") + limit + " sh -c " + quote(cmd);
+  std::string full = std::string("timeout ") + limit + " sh -c " + poly::shell_quote(cmd);
   int rc = std::system(full.c_str());
   if (rc == -1) return -1;
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
@@ -210,9 +202,9 @@ bool probe(const fs::path& dir, const std::string& name, const std::string& comm
              "  for (int i = 0; i < 256; i++)\n    for (int j = 0; j < 256; j++) a[i][j] = i + j;\n"
              "  for (int i = 1; i < 256; i++)\n    for (int j = 0; j < 256; j++) a[i][j] += a[i - 1][j];\n"
              "  printf(\"%g\\n\", a[255][255]);\n  return 0;\n}\n");
-  if (run_shell(command + " -o " + quote(exe.string()) + " " + quote(c.string()) + " -lm > /dev/null 2>&1", timeout) != 0)
+  if (run_shell(command + " -o " + poly::shell_quote(exe.string()) + " " + poly::shell_quote(c.string()) + " -lm > /dev/null 2>&1", timeout) != 0)
     return false;
-  return run_shell(quote(exe.string()) + " > /dev/null 2>&1", timeout) == 0;
+  return run_shell(poly::shell_quote(exe.string()) + " > /dev/null 2>&1", timeout) == 0;
 }
 
 std::vector<Compiler> find_compilers(const fs::path& dir, const PolycBenchOptions& o, std::vector<std::string>& notes) {
@@ -259,8 +251,8 @@ VariantRun measure(const fs::path& dir, const Compiler& c, const std::string& so
   const std::string name = c.variant;
   fs::path src = dir / (name + ".c"), exe = dir / name, log = dir / (name + ".log");
   write_file(src, source);
-  int rc = run_shell(c.command + " -o " + quote(exe.string()) + " " + quote(src.string()) + " -lm > " +
-                         quote(log.string()) + " 2>&1",
+  int rc = run_shell(c.command + " -o " + poly::shell_quote(exe.string()) + " " + poly::shell_quote(src.string()) + " -lm > " +
+                         poly::shell_quote(log.string()) + " 2>&1",
                      o.timeout_seconds);
   if (rc != 0) {
     r.error = (rc == 124 ? "compile timed out: " : "compile failed: ") + first_lines(slurp(log), 3);
@@ -272,8 +264,8 @@ VariantRun measure(const fs::path& dir, const Compiler& c, const std::string& so
   // Slow variants stop repeating once they have used their share: a 10 s baseline run
   // is not noisy enough to need three of them, and the whole set must stay in minutes.
   for (int k = 0; k < std::max(1, o.repeats) && spent < o.variant_seconds; ++k) {
-    std::string cmd = env + "PZ_BENCH_OUT=" + quote(k == 0 ? out.string() : "") + " " + quote(exe.string()) +
-                      " > /dev/null 2> " + quote(err.string());
+    std::string cmd = env + "PZ_BENCH_OUT=" + poly::shell_quote(k == 0 ? out.string() : "") + " " + poly::shell_quote(exe.string()) +
+                      " > /dev/null 2> " + poly::shell_quote(err.string());
     rc = run_shell(cmd, o.timeout_seconds);
     if (rc != 0) {
       r.error = rc == 124 ? "run timed out" : "run failed with status " + std::to_string(rc);

@@ -69,18 +69,26 @@ AccessStride access_stride(const isl::schedule_node& band, int member, const isl
   return AccessStride::kOther;
 }
 
-namespace {
-
-std::vector<isl::map> accesses_below(const isl::schedule_node& band, const Scop& scop) {
+std::vector<BandAccess> accesses_below(const isl::schedule_node& band, const Scop& scop) {
   isl::union_set dom = node_domain(band);
-  std::vector<isl::map> out;
+  std::vector<BandAccess> out;
   for (const auto& s : scop.statements)
-    for (const auto& a : s.accesses)
-      if (!isl::union_set(s.domain).intersect(dom).is_empty()) out.push_back(a.relation.intersect_domain(s.domain));
+    if (!isl::union_set(s.domain).intersect(dom).is_empty())
+      for (const auto& a : s.accesses) {
+        const Array* arr = scop.array(a.array);
+        out.push_back({a.relation.intersect_domain(s.domain), arr ? arr->rank : 0});
+      }
   return out;
 }
 
-}  // namespace
+bool has_temporal_reuse(const isl::schedule_node& band, const Scop& scop) {
+  const int n = static_cast<int>(isl_schedule_node_band_n_member(band.get()));
+  for (const auto& a : accesses_below(band, scop))
+    if (a.rank > 0)
+      for (int m = 0; m < n; ++m)
+        if (access_stride(band, m, a.relation) == AccessStride::kInvariant) return true;
+  return false;
+}
 
 isl::schedule order_loops_for_locality(const isl::schedule& schedule, const Scop& scop, std::vector<std::string>& log) {
   isl::schedule_node root = schedule.get_root();
@@ -94,7 +102,7 @@ isl::schedule order_loops_for_locality(const isl::schedule& schedule, const Scop
     std::vector<int> score(n, 0);
     for (int m = 0; m < n; ++m)
       for (const auto& a : accesses) {
-        AccessStride st = access_stride(node, m, a);
+        AccessStride st = access_stride(node, m, a.relation);
         score[m] += st == AccessStride::kUnit ? 2 : st == AccessStride::kInvariant ? 1 : -2;
       }
     int best = n - 1;

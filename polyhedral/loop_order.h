@@ -24,6 +24,17 @@ AccessStride access_stride(const isl::schedule_node& band, int member, const isl
 
 // Applies the order to every permutable band with two or more members; `log` gets one line
 // per band changed.
+// The accesses of the statements below `band`, restricted to their domains.
+struct BandAccess {
+  isl::map relation;
+  int rank = 0;  // of the array; 0 for a scalar
+};
+std::vector<BandAccess> accesses_below(const isl::schedule_node& band, const Scop& scop);
+
+// Whether some array element is used again along one of the band's loops (an access
+// invariant along a member): the reuse that tiling turns into cache hits.
+bool has_temporal_reuse(const isl::schedule_node& band, const Scop& scop);
+
 isl::schedule order_loops_for_locality(const isl::schedule& schedule, const Scop& scop, std::vector<std::string>& log);
 
 }  // namespace pz::poly

@@ -72,7 +72,7 @@ std::string transform_region(const ScopRegion& region, const PolycOptions& o, Sc
     if (o.tile.mode != TileOptions::Mode::kOff)
       s = checked("tiling", s, validity, log, [&] { return tile_bands(s, scop, o.tile, log); });
     if (o.unroll_jam >= 2)
-      s = checked("unroll-and-jam", s, validity, log, [&] { return register_tile(s, scop, o.unroll_jam, log); });
+      s = checked("unroll-and-jam", s, validity, log, [&] { return register_tile(s, scop, o.unroll_jam, validity, log); });
     if (o.parallel) s = checked("parallel", s, validity, log, [&] { return mark_parallel_loops(s, validity, log, o.min_parallel_work); });
     if (o.vectorize) s = checked("vectorize", s, validity, log, [&] { return mark_simd_loops(s, validity, log); });
     report.schedule = isl_str(s);

@@ -20,6 +20,9 @@ namespace pz::poly {
 
 inline constexpr const char* kUnrollJamMark = "unroll-and-jam";
 
-isl::schedule register_tile(const isl::schedule& schedule, const Scop& scop, int factor, std::vector<std::string>& log);
+// Only bands whose innermost (stride-1) member carries no dependence in `deps` are
+// register-tiled: the unrolled copies are meant for the vectorised loop.
+isl::schedule register_tile(const isl::schedule& schedule, const Scop& scop, int factor, const isl::union_map& deps,
+                            std::vector<std::string>& log);
 
 }  // namespace pz::poly

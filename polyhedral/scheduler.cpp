@@ -100,7 +100,7 @@ long long streamed_bytes(const Scop& scop, const Statement& s, const std::string
 
 struct SkewScan {
   bool skewed = false;        // a member combines two or more iterators of a statement
-  bool outer_parallel = false;  // a coincident member that is not the innermost loop
+  bool outer_parallel = false;  // an outermost loop (or one a permutable band can move there) is parallel
 };
 
 isl_stat scan_piece(isl_set* set, isl_aff* aff, void* user) {
@@ -125,6 +125,8 @@ isl_stat scan_pw_aff(isl_pw_aff* pa, void* user) {
 isl_bool scan_node(isl_schedule_node* node, void* user) {
   if (isl_schedule_node_get_type(node) != isl_schedule_node_band) return isl_bool_true;
   auto* scan = static_cast<SkewScan*>(user);
+  const bool outermost = isl_schedule_node_get_schedule_depth(node) == 0;
+  const bool permutable = isl_schedule_node_band_get_permutable(node) == isl_bool_true;
   isl_multi_union_pw_aff* mupa = isl_schedule_node_band_get_partial_schedule(node);
   const int n = static_cast<int>(isl_multi_union_pw_aff_size(mupa));
   bool has_band_below = false;
@@ -138,7 +140,8 @@ isl_bool scan_node(isl_schedule_node* node, void* user) {
     isl_union_pw_aff* upa = isl_multi_union_pw_aff_get_union_pw_aff(mupa, i);
     isl_union_pw_aff_foreach_pw_aff(upa, &scan_pw_aff, user);
     isl_union_pw_aff_free(upa);
-    if (isl_schedule_node_band_member_get_coincident(node, i) == isl_bool_true && (i + 1 < n || has_band_below))
+    if (outermost && (i == 0 || permutable) && (i + 1 < n || has_band_below) &&
+        isl_schedule_node_band_member_get_coincident(node, i) == isl_bool_true)
       scan->outer_parallel = true;
   }
   isl_multi_union_pw_aff_free(mupa);

@@ -1,0 +1,144 @@
+#include "polyhedral/jit.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "polyhedral/shell.h"
+
+namespace pz::poly {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Holds an exclusive flock on a file for its lifetime.
+class FileLock {
+ public:
+  explicit FileLock(const fs::path& path) : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    if (fd_ < 0) throw std::runtime_error("jit: cannot open lock " + path.string() + ": " + std::strerror(errno));
+    while (::flock(fd_, LOCK_EX) != 0)
+      if (errno != EINTR) {
+        ::close(fd_);
+        throw std::runtime_error("jit: cannot lock " + path.string() + ": " + std::strerror(errno));
+      }
+  }
+  ~FileLock() {
+    ::flock(fd_, LOCK_UN);
+    ::close(fd_);
+  }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+JitModule::~JitModule() {
+  if (handle_) ::dlclose(handle_);
+}
+
+void* JitModule::symbol(const std::string& name) const {
+  ::dlerror();
+  void* p = ::dlsym(handle_, name.c_str());
+  if (const char* err = ::dlerror()) throw std::runtime_error("jit: " + path_ + ": " + err);
+  if (!p) throw std::runtime_error("jit: " + path_ + ": symbol '" + name + "' is null");
+  return p;
+}
+
+JitCache::JitCache(std::string dir, std::string compiler, std::string flags)
+    : dir_(std::move(dir)), compiler_(std::move(compiler)), flags_(std::move(flags)) {
+  fs::create_directories(dir_);
+}
+
+std::string JitCache::key(const std::string& source) const {
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&](const std::string& s) {
+    for (unsigned char c : s) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+    h *= 1099511628211ull;  // a zero byte between the parts: ("ab","c") and ("a","bc") differ
+  };
+  mix(compiler_);
+  mix(flags_);
+  mix(source);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+namespace {
+
+std::shared_ptr<JitModule> open_module_impl(const fs::path& so, bool from_cache,
+                                            std::shared_ptr<JitModule> (*make)(void*, const std::string&, bool)) {
+  // RTLD_NODELETE: unmapping a kernel on dlclose would also unmap libgomp when it was the
+  // last user, under the OpenMP worker threads still parked in it (a segfault seen in the
+  // tests). Kernels are small; keeping them mapped is what TorchInductor does too.
+  void* handle = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+  if (!handle) throw std::runtime_error(std::string("jit: dlopen failed: ") + ::dlerror());
+  return make(handle, so.string(), from_cache);
+}
+
+}  // namespace
+
+std::shared_ptr<JitModule> JitCache::load(const std::string& source) const {
+  const std::string k = key(source);
+  const fs::path so = fs::path(dir_) / (k + ".so");
+  auto make = [](void* handle, const std::string& path, bool cached) {
+    return std::shared_ptr<JitModule>(new JitModule(handle, path, cached));
+  };
+  if (fs::exists(so)) return open_module_impl(so, true, make);
+  FileLock lock(fs::path(dir_) / (k + ".lock"));
+  // Another process may have finished it while this one waited for the lock.
+  if (fs::exists(so)) return open_module_impl(so, true, make);
+  static std::atomic<int> counter{0};
+  const std::string unique = k + "." + std::to_string(::getpid()) + "." + std::to_string(counter++);
+  const fs::path src = fs::path(dir_) / (unique + ".c"), tmp = fs::path(dir_) / (unique + ".tmp"),
+                 log = fs::path(dir_) / (unique + ".log");
+  {
+    std::ofstream out(src, std::ios::binary);
+    out << source;
+    if (!out) throw std::runtime_error("jit: cannot write " + src.string());
+  }
+  std::string cmd = compiler_ + " " + flags_ + " -o " + shell_quote(tmp.string()) + " " + shell_quote(src.string()) + " -lm > " +
+                    shell_quote(log.string()) + " 2>&1";
+  int rc = std::system(cmd.c_str());
+  std::error_code ec;
+  if (rc != 0) {
+    std::string messages = slurp(log);
+    fs::remove(src, ec);
+    fs::remove(tmp, ec);
+    fs::remove(log, ec);
+    throw std::runtime_error("jit: " + compiler_ + " failed:\n" + messages);
+  }
+  if (::rename(tmp.c_str(), so.c_str()) != 0)
+    throw std::runtime_error("jit: cannot rename " + tmp.string() + ": " + std::strerror(errno));
+  fs::remove(src, ec);
+  fs::remove(log, ec);
+  return open_module_impl(so, false, make);
+}
+
+}  // namespace pz::poly

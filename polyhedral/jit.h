@@ -1,0 +1,62 @@
+// The JIT: generated C compiled by the system compiler into a shared object, loaded with
+// dlopen, and cached on disk under a key that hashes the source, the compiler and its
+// flags (the way TorchInductor's CPU path works).
+//
+// Decisions:
+// - The key is FNV-1a 64 of "compiler\0flags\0source", in hex: stable across processes and
+//   runs (std::hash is not), and collisions are harmless in practice for a cache of
+//   generated kernels.
+// - Writes are atomic: the compiler writes `<key>.<pid>.<n>.tmp`, renamed to `<key>.so`
+//   once complete, so a reader never maps a half-written file.
+// - One lock file per key (`<key>.lock`, flock): two processes compiling the same kernel
+//   at once compile it once; the second waits, then finds the cached object. Other keys
+//   are not blocked.
+// - A compile error throws with the compiler's messages; nothing is cached for that key.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace pz::poly {
+
+class JitModule {
+ public:
+  ~JitModule();
+  JitModule(const JitModule&) = delete;
+  JitModule& operator=(const JitModule&) = delete;
+
+  // The address of an exported symbol (throws when it is missing).
+  void* symbol(const std::string& name) const;
+  template <class Fn>
+  Fn* function(const std::string& name) const {
+    return reinterpret_cast<Fn*>(symbol(name));
+  }
+  const std::string& path() const { return path_; }
+  bool from_cache() const { return from_cache_; }  // false when this call ran the compiler
+
+ private:
+  friend class JitCache;
+  JitModule(void* handle, std::string path, bool from_cache)
+      : handle_(handle), path_(std::move(path)), from_cache_(from_cache) {}
+  void* handle_;
+  std::string path_;
+  bool from_cache_;
+};
+
+class JitCache {
+ public:
+  // `dir` is created when missing. The default compiler and flags suit polyc's output.
+  explicit JitCache(std::string dir, std::string compiler = "gcc",
+                    std::string flags = "-O3 -march=native -fopenmp -fPIC -shared");
+
+  std::string key(const std::string& source) const;
+  // Compiles (or finds in the cache) and loads `source`.
+  std::shared_ptr<JitModule> load(const std::string& source) const;
+
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string dir_, compiler_, flags_;
+};
+
+}  // namespace pz::poly
