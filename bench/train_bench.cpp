@@ -18,78 +18,6 @@
 
 namespace pz::bench {
 
-namespace {
-
-// Positions have to be counted as they are played, not when their game ends: in a short
-// run (Connect Four, 64 games in lockstep × 100 simulations) no game finishes at all.
-// SelfPlayActor only reports finished games, so the actors get a game whose initial states
-// count the decisions applied to them. Only the actor's own game state is wrapped: the
-// search clones it, and clone() hands back the inner game's plain state, so the searches
-// run at full speed on unwrapped states.
-class CountingState final : public games::State {
- public:
-  CountingState(const games::Game* owner, std::unique_ptr<games::State> inner, std::atomic<std::int64_t>& positions)
-      : State(owner), inner_(std::move(inner)), positions_(positions) {}
-
-  std::unique_ptr<State> clone() const override { return inner_->clone(); }
-  games::Player current_player() const override { return inner_->current_player(); }
-  int move_number() const override { return inner_->move_number(); }
-  void legal_actions(std::vector<games::Action>& out) const override { inner_->legal_actions(out); }
-  void legal_actions(games::Player p, std::vector<games::Action>& out) const override { inner_->legal_actions(p, out); }
-  std::string explain_illegal(games::Action action) const override { return inner_->explain_illegal(action); }
-  std::vector<std::pair<games::Action, double>> chance_outcomes() const override { return inner_->chance_outcomes(); }
-  void apply_action(games::Action action) override {
-    // Chance outcomes are not searched positions.
-    if (!inner_->is_chance_node()) positions_.fetch_add(1, std::memory_order_relaxed);
-    inner_->apply_action(action);
-  }
-  void apply_joint_action(const std::vector<games::Action>& actions) override {
-    positions_.fetch_add(1, std::memory_order_relaxed);
-    inner_->apply_joint_action(actions);
-  }
-  std::vector<double> returns() const override { return inner_->returns(); }
-  void observation(games::Player player, float* out) const override { inner_->observation(player, out); }
-  std::unique_ptr<State> resample(games::Player player, util::Rng& rng) const override {
-    return inner_->resample(player, rng);
-  }
-  std::string action_to_string(games::Player player, games::Action action) const override {
-    return inner_->action_to_string(player, action);
-  }
-  std::optional<games::Action> parse_action(std::string_view text, std::string* error) const override {
-    return inner_->parse_action(text, error);
-  }
-  std::string to_string() const override { return inner_->to_string(); }
-  std::uint64_t hash() const override { return inner_->hash(); }
-  std::string serialize() const override { return inner_->serialize(); }
-
- private:
-  std::unique_ptr<games::State> inner_;
-  std::atomic<std::int64_t>& positions_;
-};
-
-class CountingGame final : public games::Game {
- public:
-  CountingGame(std::shared_ptr<const games::Game> inner, std::atomic<std::int64_t>& positions)
-      : Game(inner->info(), inner->spec(), inner->symmetries()), inner_(std::move(inner)), positions_(positions) {}
-
-  std::unique_ptr<games::State> new_initial_state() const override {
-    return std::make_unique<CountingState>(this, inner_->new_initial_state(), positions_);
-  }
-  std::unique_ptr<games::State> deserialize(std::string_view text) const override { return inner_->deserialize(text); }
-  games::Action transform_action(games::Symmetry symmetry, games::Action action) const override {
-    return inner_->transform_action(symmetry, action);
-  }
-  games::Action transform_chance_outcome(games::Symmetry symmetry, games::Action outcome) const override {
-    return inner_->transform_chance_outcome(symmetry, outcome);
-  }
-
- private:
-  std::shared_ptr<const games::Game> inner_;
-  std::atomic<std::int64_t>& positions_;
-};
-
-}  // namespace
-
 TrainBenchResult measure_training(const nn::TrainConfig& config, double seconds) {
   using Clock = std::chrono::steady_clock;
   torch::set_num_threads(1);
@@ -118,13 +46,15 @@ TrainBenchResult measure_training(const nn::TrainConfig& config, double seconds)
   nn::ReplayBuffer buffer(*game, 1 << 16);
   std::mutex mutex;
   std::atomic<std::int64_t> positions{0}, games{0};
-  const auto counting_game = std::make_shared<CountingGame>(game, positions);
   const auto start = Clock::now();
   std::vector<std::thread> actors;
   for (int t = 0; t < config.actor_threads; ++t) {
     actors.emplace_back([&, t] {
       try {
-        mcts::SelfPlayActor actor(*counting_game, config.selfplay, batching, config.seed + 17 * static_cast<std::uint64_t>(t) + 1);
+        mcts::SelfPlayActor actor(*game, config.selfplay, batching, config.seed + 17 * static_cast<std::uint64_t>(t) + 1);
+        // Counted as they are played: in a short run (Connect Four, 64 games in lockstep ×
+        // 100 simulations) no game finishes at all.
+        actor.count_positions(&positions);
         actor.play(std::numeric_limits<int>::max() / 2, [&](mcts::GameRecord&& record) {
           ++games;
           auto samples = nn::samples_from_game(*game, record, config.q_mix, config.network);

@@ -96,6 +96,7 @@ void SelfPlayActor::finish(Slot& slot, std::vector<double> returns) {
 
 void SelfPlayActor::make_move(Slot& slot) {
   games::State& state = *slot.state;
+  if (positions_) positions_->fetch_add(1, std::memory_order_relaxed);
   const SearchConfig& sc = slot.search->config();
   const bool prune = config_.prune_policy_target && sc.forced_playouts;
   if (state.is_simultaneous_node()) {

@@ -16,6 +16,7 @@
 //    played out and report whether resigning would have been wrong (to tune the threshold).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -78,6 +79,9 @@ class SelfPlayActor {
 
   std::int64_t evaluator_calls() const { return evaluator_calls_; }
   std::int64_t leaves_evaluated() const { return leaves_evaluated_; }
+  // Adds one to `*counter` for every move searched and played (joint moves count once), as
+  // it is played: throughput over a short window, where few games finish, needs this.
+  void count_positions(std::atomic<std::int64_t>* counter) { positions_ = counter; }
 
  private:
   struct Slot;
@@ -94,6 +98,7 @@ class SelfPlayActor {
   const std::function<void(GameRecord&&)>* sink_ = nullptr;
   int games_to_start_ = 0;
   std::int64_t evaluator_calls_ = 0, leaves_evaluated_ = 0;
+  std::atomic<std::int64_t>* positions_ = nullptr;
 };
 
 // `threads` actors playing `games` games in total through one BatchingEvaluator over

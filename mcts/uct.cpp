@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "mcts/determinization.h"
@@ -18,7 +19,8 @@ UctSearch::UctSearch(const games::Game& game, UctConfig config, std::uint64_t se
 }
 
 double UctSearch::norm(double v) const {
-  const double lo = game_.info().min_return, hi = game_.info().max_return;
+  const bool solo = num_players_ == 1;
+  const double lo = solo ? seen_lo_ : game_.info().min_return, hi = solo ? seen_hi_ : game_.info().max_return;
   return hi > lo ? (v - lo) / (hi - lo) : 0.5;
 }
 
@@ -82,7 +84,7 @@ std::int32_t UctSearch::select_ucb(std::int32_t first, int count, int parent_vis
   for (std::int32_t i = first; i < first + count; ++i) {
     const Node& c = nodes_[static_cast<std::size_t>(i)];
     if (c.visits == 0) return i;
-    const double score = c.value_sum / c.visits + config_.c * std::sqrt(log_n / c.visits);
+    const double score = norm(c.value_sum / c.visits) + config_.c * std::sqrt(log_n / c.visits);
     if (score > best_score) {
       best_score = score;
       best = i;
@@ -100,7 +102,7 @@ void UctSearch::simulate(const games::State& root) {
   for (;;) {
     if (state->is_terminal()) {
       const auto r = state->returns();
-      for (int p = 0; p < num_players_; ++p) values_[static_cast<std::size_t>(p)] = norm(r[static_cast<std::size_t>(p)]);
+      for (int p = 0; p < num_players_; ++p) values_[static_cast<std::size_t>(p)] = r[static_cast<std::size_t>(p)];
       break;
     }
     if (nodes_[static_cast<std::size_t>(index)].kind == Kind::kLeaf) {
@@ -108,7 +110,7 @@ void UctSearch::simulate(const games::State& root) {
         for (int r = 0; r < config_.rollouts; ++r) {
           auto playout = r + 1 < config_.rollouts ? state->clone() : std::move(state);
           const auto ret = random_playout(*playout, rng_, legal_, joint_);
-          for (int p = 0; p < num_players_; ++p) values_[static_cast<std::size_t>(p)] += norm(ret[static_cast<std::size_t>(p)]);
+          for (int p = 0; p < num_players_; ++p) values_[static_cast<std::size_t>(p)] += ret[static_cast<std::size_t>(p)];
         }
         for (double& v : values_) v /= config_.rollouts;
         break;
@@ -153,6 +155,10 @@ void UctSearch::simulate(const games::State& root) {
     path_.push_back(child);
     index = child;
   }
+  if (num_players_ == 1) {
+    seen_lo_ = std::min(seen_lo_, values_[0]);
+    seen_hi_ = std::max(seen_hi_, values_[0]);
+  }
   for (std::int32_t i : path_) {
     Node& n = nodes_[static_cast<std::size_t>(i)];
     ++n.visits;
@@ -162,6 +168,8 @@ void UctSearch::simulate(const games::State& root) {
 
 void UctSearch::search_world(const games::State& state, games::Player seat, std::int64_t simulations, double seconds) {
   nodes_.clear();
+  seen_lo_ = std::numeric_limits<double>::infinity();
+  seen_hi_ = -std::numeric_limits<double>::infinity();
   Node root;
   root.value_player = static_cast<std::int8_t>(seat >= 0 ? seat : 0);
   nodes_.push_back(root);

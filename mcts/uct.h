@@ -3,7 +3,7 @@
 // that a bug in one cannot hide in a comparison with the other.
 //
 // UCB1 selection Q + c·√(ln N / n) with values normalised to [0, 1] by the game's return
-// bounds, unvisited children first (in an order shuffled at expansion); a node's children
+// bounds (single-player games: by the range of returns seen in the tree), unvisited children first (in an order shuffled at expansion); a node's children
 // are created on its second visit, its first visit being a rollout from it. Chance nodes
 // sample outcomes by probability; simultaneous nodes (two players) select decoupled UCB1
 // per seat. A fresh tree each search, in one vector of nodes reused from move to move.
@@ -33,7 +33,7 @@ class UctSearch {
     std::int64_t simulations = 0;
     std::size_t nodes = 0;
     std::vector<std::pair<games::Action, int>> root_visits;  // for `seat` at the last root
-    double root_value = 0;  // normalised, for `seat`
+    double root_value = 0;  // for `seat`, in return units
   };
 
   UctSearch(const games::Game& game, UctConfig config, std::uint64_t seed);
@@ -55,7 +55,7 @@ class UctSearch {
     Kind kind = Kind::kLeaf;
     float prior = 0;          // chance outcome probability
     std::int32_t visits = 0;
-    double value_sum = 0;     // normalised values for value_player
+    double value_sum = 0;     // returns for value_player (normalised at selection)
   };
 
   // One tree on `state`; adds its root statistics to stats_ and root_value_sums_.
@@ -75,6 +75,9 @@ class UctSearch {
   std::vector<double> values_;
   Stats stats_;
   std::vector<double> root_value_sums_;  // parallel to stats_.root_visits
+  // Single-player games: the range of returns backed up in this tree, which normalises Q
+  // (a score bound like 2048's is far beyond any real score).
+  double seen_lo_ = 0, seen_hi_ = 0;
 };
 
 }  // namespace pz::mcts
