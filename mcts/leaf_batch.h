@@ -14,6 +14,7 @@
 #include "games/game.h"
 #include "mcts/evaluator.h"
 #include "mcts/node.h"
+#include "mcts/node_arena.h"
 
 namespace pz::mcts {
 
@@ -45,6 +46,9 @@ class LeafBatch {
   void hold_collision(std::span<Node* const> path) { collided_.insert(collided_.end(), path.begin(), path.end()); }
   // Removes the held virtual losses.
   void release_collisions();
+
+  // Node allocation of the thread that owns this batch (Search::run's workers).
+  ArenaCursor arena_cursor;
 
  private:
   friend void evaluate_batch(Evaluator& evaluator, LeafBatch& batch);

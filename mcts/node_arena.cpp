@@ -9,17 +9,34 @@ NodeArena::NodeArena(std::size_t block_nodes) : block_nodes_(std::max<std::size_
   current_.store(blocks_[0].get(), std::memory_order_release);
 }
 
-Node* NodeArena::allocate(std::size_t count) {
+Node* NodeArena::take(std::size_t count) {
   for (;;) {
     Block* block = current_.load(std::memory_order_acquire);
     const std::size_t offset = block->used.fetch_add(count, std::memory_order_relaxed);
-    if (offset + count <= block->capacity) {
-      Node* nodes = block->nodes.get() + offset;
-      for (std::size_t i = 0; i < count; ++i) nodes[i].reset(games::kInvalidAction, 0.0f, 0);
-      return nodes;
-    }
+    if (offset + count <= block->capacity) return block->nodes.get() + offset;
     next_block(block, count);
   }
+}
+
+Node* NodeArena::allocate(std::size_t count) {
+  Node* nodes = take(count);
+  for (std::size_t i = 0; i < count; ++i) nodes[i].reset(games::kInvalidAction, 0.0f, 0);
+  return nodes;
+}
+
+Node* NodeArena::allocate(std::size_t count, ArenaCursor& cursor) {
+  if (count > kCursorChunk / 4) return allocate(count);  // a wide node: not worth a chunk
+  if (cursor.arena != this || cursor.generation != generation_ || cursor.left < count) {
+    cursor.arena = this;
+    cursor.generation = generation_;
+    cursor.next = take(kCursorChunk);
+    cursor.left = kCursorChunk;
+  }
+  Node* nodes = cursor.next;
+  cursor.next += count;
+  cursor.left -= count;
+  for (std::size_t i = 0; i < count; ++i) nodes[i].reset(games::kInvalidAction, 0.0f, 0);
+  return nodes;
 }
 
 NodeArena::Block* NodeArena::next_block(Block* full, std::size_t count) {
@@ -40,6 +57,7 @@ NodeArena::Block* NodeArena::next_block(Block* full, std::size_t count) {
 
 void NodeArena::clear() {
   std::lock_guard lock(mutex_);
+  ++generation_;
   for (auto& block : blocks_) block->used.store(0, std::memory_order_relaxed);
   current_index_ = 0;
   current_.store(blocks_[0].get(), std::memory_order_release);

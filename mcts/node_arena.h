@@ -19,14 +19,32 @@
 
 namespace pz::mcts {
 
+class NodeArena;
+
+// A thread's private run of nodes carved from an arena, so that threads expanding the same
+// tree take the arena's shared counter once per chunk instead of once per expansion.
+struct ArenaCursor {
+  const NodeArena* arena = nullptr;
+  std::uint64_t generation = 0;  // the arena's clear() count when the run was taken
+  Node* next = nullptr;
+  std::size_t left = 0;
+};
+
 class NodeArena {
  public:
+  static constexpr std::size_t kCursorChunk = 256;
+
   explicit NodeArena(std::size_t block_nodes = std::size_t{1} << 14);
   NodeArena(const NodeArena&) = delete;
   NodeArena& operator=(const NodeArena&) = delete;
 
   // `count` consecutive nodes in their reset() state with value_player 0. Thread-safe.
   Node* allocate(std::size_t count);
+  // The same from the thread's `cursor`, refilled with kCursorChunk nodes when it runs out
+  // (what is left of the old run is wasted) or belongs to another arena or generation. Use
+  // it when several threads expand one tree; a thread alternating between many arenas
+  // would waste a chunk per switch.
+  Node* allocate(std::size_t count, ArenaCursor& cursor);
   // Forgets every node (not thread-safe: no search may be running). Keeps the memory.
   void clear();
   // Nodes handed out since the last clear (an upper bound while threads allocate).
@@ -41,12 +59,14 @@ class NodeArena {
     std::atomic<std::size_t> used{0};
   };
   Block* next_block(Block* full, std::size_t count);
+  Node* take(std::size_t count);  // without reset()
 
   std::size_t block_nodes_;
   mutable std::mutex mutex_;                    // guards blocks_ and current_index_
   std::vector<std::unique_ptr<Block>> blocks_;
   std::size_t current_index_ = 0;
   std::atomic<Block*> current_{nullptr};
+  std::uint64_t generation_ = 0;  // clear() count
 };
 
 }  // namespace pz::mcts

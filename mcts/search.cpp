@@ -440,7 +440,7 @@ Search::Values Search::proven_values(const Node* node) const {
   return values;
 }
 
-void Search::complete(PendingLeaf& leaf) {
+void Search::complete(PendingLeaf& leaf, ArenaCursor& cursor) {
   Node* node = leaf.path.back();
   const games::State& state = *leaf.state;
   Values values{};
@@ -449,7 +449,9 @@ void Search::complete(PendingLeaf& leaf) {
   if (leaf.split < 0) {
     const int n = static_cast<int>(leaf.legal.size());
     const games::Player mover = state.current_player();
-    Node* children = arena.allocate(static_cast<std::size_t>(n));
+    // Threads sharing this tree carve children from their own chunks (node_arena.h).
+    Node* children = config_.threads > 1 ? arena.allocate(static_cast<std::size_t>(n), cursor)
+                                         : arena.allocate(static_cast<std::size_t>(n));
     double sum = 0;
     for (int i = 0; i < n; ++i) sum += std::max(0.0f, leaf.priors[static_cast<std::size_t>(i)]);
     for (int i = 0; i < n; ++i) {
@@ -645,7 +647,7 @@ void evaluate_batch(Evaluator& evaluator, LeafBatch& batch) {
                         leaf.values.data()});
   }
   evaluator.evaluate(requests);
-  for (PendingLeaf& leaf : leaves) leaf.owner->complete(leaf);
+  for (PendingLeaf& leaf : leaves) leaf.owner->complete(leaf, batch.arena_cursor);
   batch.release_collisions();
   batch.clear();
 }

@@ -107,7 +107,7 @@ class Search {
   // The budget limits other than the simulation count.
   bool budget_open() const;
   Descent descend(PendingLeaf& leaf, util::Rng& rng);
-  void complete(PendingLeaf& leaf);
+  void complete(PendingLeaf& leaf, ArenaCursor& cursor);
   void backup(std::span<Node* const> path, const Values& values, bool exact);
   Node* select_decision(Node* node, bool at_root) const;
   int select_marginal(const Node* node, int seat, bool at_root) const;
