@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "games/board_notation.h"
+#include "games/cell_sets.h"
 #include "games/move_record.h"
 #include "util/error.h"
 
@@ -67,10 +68,7 @@ void GomokuState::legal_actions(std::vector<Action>& out) const {
   const int n = gomoku().num_cells();
   out.resize(static_cast<size_t>(n));
   Action* p = out.data();
-  int k = 0;
-  for (int w = 0; w < kWords && w * 64 < n; ++w) {
-    for (std::uint64_t bits = empty_[w]; bits != 0; bits &= bits - 1) p[k++] = w * 64 + std::countr_zero(bits);
-  }
+  int k = write_set_bits(empty_, n, p);
   out.resize(static_cast<size_t>(k));
 }
 

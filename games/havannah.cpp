@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "games/board_notation.h"
+#include "games/cell_sets.h"
 #include "games/move_record.h"
 #include "util/error.h"
 
@@ -121,37 +122,18 @@ void HavannahState::legal_actions(std::vector<Action>& out) const {
   const int n = havannah().num_array_cells();
   out.resize(static_cast<size_t>(n + 1));
   Action* p = out.data();
-  int k = 0;
-  for (int w = 0; w < kWords && w * 64 < n; ++w) {
-    for (std::uint64_t bits = empty_[w]; bits != 0; bits &= bits - 1) p[k++] = w * 64 + std::countr_zero(bits);
-  }
+  int k = write_set_bits(empty_, n, p);
   if (swap_available()) p[k++] = n;
   out.resize(static_cast<size_t>(k));
 }
 
-int HavannahState::root(int c) const {
-  while (parent_[c] >= 0) c = parent_[c];
-  return c;
-}
+int HavannahState::root(int c) const { return union_root(parent_, c); }
 
-int HavannahState::find(int c) {
-  while (parent_[c] >= 0) {
-    const int p = parent_[c];
-    const int g = parent_[p];
-    if (g < 0) return p;
-    parent_[c] = static_cast<std::int16_t>(g);
-    c = g;
-  }
-  return c;
-}
+int HavannahState::find(int c) { return union_find(parent_, c); }
 
 void HavannahState::unite(int a, int b) {
-  int ra = find(a), rb = find(b);
-  if (ra == rb) return;
-  if (parent_[ra] > parent_[rb]) std::swap(ra, rb);  // ra is the larger tree (more negative)
-  parent_[ra] = static_cast<std::int16_t>(parent_[ra] + parent_[rb]);
-  parent_[rb] = static_cast<std::int16_t>(ra);
-  mask_[ra] = static_cast<std::uint16_t>(mask_[ra] | mask_[rb]);
+  const auto [kept, absorbed] = union_unite(parent_, a, b);
+  if (kept != absorbed) mask_[kept] = static_cast<std::uint16_t>(mask_[kept] | mask_[absorbed]);
 }
 
 int HavannahState::place(int p, int c, int stamp) {

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "games/board_notation.h"
+#include "games/cell_sets.h"
 #include "games/move_record.h"
 #include "util/error.h"
 
@@ -92,37 +93,16 @@ void HexState::legal_actions(std::vector<Action>& out) const {
   // Walk the set bits of the empty-cell mask: ascending, and only the empty cells.
   out.resize(static_cast<size_t>(n + 1));
   Action* p = out.data();
-  int k = 0;
-  for (int w = 0; w < kWords && w * 64 < n; ++w) {
-    for (std::uint64_t bits = empty_[w]; bits != 0; bits &= bits - 1) p[k++] = w * 64 + std::countr_zero(bits);
-  }
+  int k = write_set_bits(empty_, n, p);
   if (swap_available()) p[k++] = n;
   out.resize(static_cast<size_t>(k));
 }
 
-int HexState::root(int node) const {
-  while (parent_[node] >= 0) node = parent_[node];
-  return node;
-}
+int HexState::root(int node) const { return union_root(parent_, node); }
 
-int HexState::find(int node) {
-  while (parent_[node] >= 0) {
-    const int p = parent_[node];
-    const int g = parent_[p];
-    if (g < 0) return p;
-    parent_[node] = static_cast<std::int16_t>(g);
-    node = g;
-  }
-  return node;
-}
+int HexState::find(int node) { return union_find(parent_, node); }
 
-void HexState::unite(int a, int b) {
-  int ra = find(a), rb = find(b);
-  if (ra == rb) return;
-  if (parent_[ra] > parent_[rb]) std::swap(ra, rb);  // ra is the larger tree (more negative)
-  parent_[ra] = static_cast<std::int16_t>(parent_[ra] + parent_[rb]);
-  parent_[rb] = static_cast<std::int16_t>(ra);
-}
+void HexState::unite(int a, int b) { union_unite(parent_, a, b); }
 
 void HexState::place(int player, int cell, int stamp) {
   const HexGame& g = hex();
