@@ -60,19 +60,22 @@ void add_bench_command(CLI::App& app) {
     int threads = 2;
     double seconds = 2.0;
     int sims = 10000;
+    int rounds = 5;
     bool json = false;
   };
   auto margs = std::make_shared<MctsArgs>();
   mcts_cmd->add_option("--game,-g", margs->game, "game spec")->capture_default_str();
   mcts_cmd->add_option("--threads,-t", margs->threads, "largest thread count (measured: 1 and this)")->check(CLI::PositiveNumber)->capture_default_str();
-  mcts_cmd->add_option("--seconds", margs->seconds, "time per measurement")->check(CLI::PositiveNumber)->capture_default_str();
+  mcts_cmd->add_option("--seconds", margs->seconds, "time per configuration, split over the rounds")->check(CLI::PositiveNumber)->capture_default_str();
   mcts_cmd->add_option("--sims", margs->sims, "simulations per search (fresh tree each)")->check(CLI::PositiveNumber)->capture_default_str();
+  mcts_cmd->add_option("--rounds", margs->rounds, "interleaved rounds; each configuration reports its fastest")
+      ->check(CLI::PositiveNumber)->capture_default_str();
   mcts_cmd->add_flag("--json", margs->json, "one JSON object per measurement, then the scaling");
   mcts_cmd->callback([margs] {
     const auto game = games::make_game(margs->game);
     std::vector<int> threads{1};
     if (margs->threads > 1) threads.push_back(margs->threads);
-    const auto r = bench::measure_mcts(*game, threads, margs->seconds, margs->sims, 12345);
+    const auto r = bench::measure_mcts(*game, threads, margs->seconds, margs->sims, 12345, margs->rounds);
     if (!margs->json) {
       std::printf("%-24s %-9s %8s %12s %14s %14s\n", "game", "evaluator", "threads", "simulations", "simulations/s", "sims/cpu-s");
     }

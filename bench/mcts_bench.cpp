@@ -3,6 +3,8 @@
 #include <chrono>
 #include <ctime>
 #include <memory>
+#include <utility>
+#include <algorithm>
 
 #include "mcts/evaluator.h"
 #include "mcts/search.h"
@@ -38,23 +40,34 @@ MctsThroughput measure_one(const games::Game& game, mcts::Evaluator& evaluator, 
 }  // namespace
 
 MctsBenchResult measure_mcts(const games::Game& game, const std::vector<int>& thread_counts, double seconds,
-                             int simulations_per_search, std::uint64_t seed) {
+                             int simulations_per_search, std::uint64_t seed, int rounds) {
   MctsBenchResult out;
   mcts::UniformEvaluator uniform;
   mcts::RolloutEvaluator rollout(1, seed);
-  for (const char* name : {"uniform", "rollout"}) {
-    mcts::Evaluator& evaluator = std::string(name) == "uniform" ? static_cast<mcts::Evaluator&>(uniform) : rollout;
-    double first = 0, last = 0, first_cpu = 0, last_cpu = 0;
-    for (int threads : thread_counts) {
-      out.rows.push_back(measure_one(game, evaluator, name, threads, seconds, simulations_per_search, seed));
-      if (first == 0) first = out.rows.back().per_second();
-      if (first_cpu == 0) first_cpu = out.rows.back().per_cpu_second();
-      last = out.rows.back().per_second();
-      last_cpu = out.rows.back().per_cpu_second();
+  const std::vector<std::pair<std::string, mcts::Evaluator*>> evaluators{{"uniform", &uniform}, {"rollout", &rollout}};
+  // Rounds interleave the configurations and the fastest round of each counts: another
+  // process can only slow a round down, and a burst of it then hits every configuration
+  // alike instead of whichever was running.
+  rounds = std::max(1, rounds);
+  std::vector<MctsThroughput> best(evaluators.size() * thread_counts.size());
+  for (int round = 0; round < rounds; ++round) {
+    for (std::size_t e = 0; e < evaluators.size(); ++e) {
+      for (std::size_t t = 0; t < thread_counts.size(); ++t) {
+        const auto row = measure_one(game, *evaluators[e].second, evaluators[e].first, thread_counts[t], seconds / rounds,
+                                     simulations_per_search, seed);
+        auto& slot = best[e * thread_counts.size() + t];
+        if (round == 0 || row.per_second() > slot.per_second()) slot = row;
+      }
     }
-    const bool uniform_row = std::string(name) == "uniform";
-    (uniform_row ? out.scaling_uniform : out.scaling_rollout) = first > 0 ? last / first : 0;
-    (uniform_row ? out.cpu_efficiency_uniform : out.cpu_efficiency_rollout) = first_cpu > 0 ? last_cpu / first_cpu : 0;
+  }
+  out.rows = best;
+  for (std::size_t e = 0; e < evaluators.size(); ++e) {
+    const auto& first = best[e * thread_counts.size()];
+    const auto& last = best[e * thread_counts.size() + thread_counts.size() - 1];
+    const double scaling = first.per_second() > 0 ? last.per_second() / first.per_second() : 0;
+    const double efficiency = first.per_cpu_second() > 0 ? last.per_cpu_second() / first.per_cpu_second() : 0;
+    (e == 0 ? out.scaling_uniform : out.scaling_rollout) = scaling;
+    (e == 0 ? out.cpu_efficiency_uniform : out.cpu_efficiency_rollout) = efficiency;
   }
   return out;
 }

@@ -5,7 +5,8 @@
 //
 // Each measurement repeats searches of `simulations` playouts from the initial position
 // with a fresh tree (as a player does per move) until `seconds` have passed, so memory
-// stays bounded and the numbers include tree growth from empty.
+// stays bounded and the numbers include tree growth from empty. The time is split into
+// `rounds` rounds that interleave the configurations; each row is its fastest round.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +38,6 @@ struct MctsBenchResult {
 };
 
 MctsBenchResult measure_mcts(const games::Game& game, const std::vector<int>& thread_counts, double seconds,
-                             int simulations_per_search, std::uint64_t seed);
+                             int simulations_per_search, std::uint64_t seed, int rounds = 5);
 
 }  // namespace pz::bench

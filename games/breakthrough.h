@@ -80,6 +80,7 @@ class BreakthroughState final : public State {
  public:
   explicit BreakthroughState(const BreakthroughGame* game);
   std::unique_ptr<State> clone() const override { return std::make_unique<BreakthroughState>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
 
   Player current_player() const override { return winner_ >= 0 ? kTerminalPlayer : to_move_; }
   int move_number() const override { return moves_; }

@@ -39,6 +39,7 @@ class Connect4State final : public State {
  public:
   explicit Connect4State(const Connect4Game* game);
   std::unique_ptr<State> clone() const override { return std::make_unique<Connect4State>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
 
   Player current_player() const override;
   int move_number() const override { return moves_; }

@@ -94,6 +94,7 @@ class EinsteinState final : public State {
  public:
   explicit EinsteinState(const EinsteinGame* game);
   std::unique_ptr<State> clone() const override { return std::make_unique<EinsteinState>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
 
   Player current_player() const override;
   int move_number() const override { return moves_; }

@@ -112,6 +112,7 @@ class Game2048State final : public State {
   using State::legal_actions;
   using State::observation;
   std::unique_ptr<State> clone() const override { return std::make_unique<Game2048State>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
 
   Player current_player() const override;
   int move_number() const override { return 2 + 2 * moves_ - pending_; }

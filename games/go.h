@@ -115,6 +115,7 @@ class GoState final : public State {
   GoState(const GoState& other);
   GoState& operator=(const GoState& other);
   std::unique_ptr<State> clone() const override { return std::make_unique<GoState>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
 
   Player current_player() const override;
   int move_number() const override { return static_cast<int>(history_.size()) - 1; }

@@ -95,6 +95,7 @@ class GomokuState final : public State {
  public:
   explicit GomokuState(const GomokuGame* game);
   std::unique_ptr<State> clone() const override { return std::make_unique<GomokuState>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
 
   Player current_player() const override;
   int move_number() const override { return moves_; }

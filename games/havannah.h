@@ -155,6 +155,7 @@ class HavannahState final : public State {
  public:
   explicit HavannahState(const HavannahGame* game);
   std::unique_ptr<State> clone() const override { return std::make_unique<HavannahState>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
 
   Player current_player() const override;
   int move_number() const override { return moves_; }

@@ -108,6 +108,7 @@ class HexState final : public State {
  public:
   explicit HexState(const HexGame* game);
   std::unique_ptr<State> clone() const override { return std::make_unique<HexState>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
 
   Player current_player() const override;
   int move_number() const override { return moves_; }

@@ -82,6 +82,7 @@ class MastermindState final : public State {
  public:
   explicit MastermindState(const MastermindGame* game) : State(game) {}
   std::unique_ptr<State> clone() const override { return std::make_unique<MastermindState>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
 
   Player current_player() const override;
   int move_number() const override { return secret_ < 0 ? 0 : 1 + num_guesses_; }

@@ -101,6 +101,7 @@ class MinesweeperState final : public State {
   using Bits = MinesweeperGame::Bits;
   explicit MinesweeperState(const MinesweeperGame* game);
   std::unique_ptr<State> clone() const override { return std::make_unique<MinesweeperState>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
 
   Player current_player() const override;
   int move_number() const override { return moves_; }

@@ -143,6 +143,7 @@ class OthelloState final : public State {
  public:
   explicit OthelloState(const OthelloGame* game);
   std::unique_ptr<State> clone() const override { return std::make_unique<OthelloState>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
 
   Player current_player() const override { return terminal_ ? kTerminalPlayer : to_move_; }
   int move_number() const override { return move_number_; }

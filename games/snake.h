@@ -109,6 +109,7 @@ class SnakeState final : public State {
   using State::legal_actions;
   using State::observation;
   std::unique_ptr<State> clone() const override { return std::make_unique<SnakeState>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
 
   Player current_player() const override;
   int move_number() const override;

@@ -30,6 +30,7 @@ class TicTacToeState final : public State {
  public:
   explicit TicTacToeState(const TicTacToeGame* game) : State(game) {}
   std::unique_ptr<State> clone() const override { return std::make_unique<TicTacToeState>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
 
   Player current_player() const override;
   int move_number() const override;

@@ -87,6 +87,7 @@ class TronState final : public State {
   using State::legal_actions;
   using State::observation;
   std::unique_ptr<State> clone() const override { return std::make_unique<TronState>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
 
   Player current_player() const override;
   int move_number() const override { return steps_; }

@@ -23,6 +23,7 @@ void UniformEvaluator::evaluate(std::span<const EvalRequest> batch) {
 
 void RolloutEvaluator::evaluate(std::span<const EvalRequest> batch) {
   thread_local std::vector<games::Action> legal, joint;
+  thread_local std::unique_ptr<games::State> playout;  // reused: see State::assign_from
   for (const auto& request : batch) {
     // Seeded by the position, not by a shared call counter: threads searching one tree would
     // otherwise bounce that counter's cache line on every leaf. A position thus always gets
@@ -33,8 +34,8 @@ void RolloutEvaluator::evaluate(std::span<const EvalRequest> batch) {
     const int players = request.state->game().info().num_players;
     for (int p = 0; p < players; ++p) request.values[p] = 0.0f;
     for (int r = 0; r < rollouts_; ++r) {
-      auto state = request.state->clone();
-      const auto returns = random_playout(*state, rng, legal, joint);
+      if (!playout || !playout->assign_from(*request.state)) playout = request.state->clone();
+      const auto returns = random_playout(*playout, rng, legal, joint);
       for (int p = 0; p < players; ++p) request.values[p] += static_cast<float>(returns[static_cast<std::size_t>(p)]);
     }
     for (int p = 0; p < players; ++p) request.values[p] /= static_cast<float>(rollouts_);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
@@ -49,6 +50,8 @@ class LeafBatch {
 
   // Node allocation of the thread that owns this batch (Search::run's workers).
   ArenaCursor arena_cursor;
+  // Root visits this thread's simulations made while Search::run defers them (threads > 1).
+  std::int64_t deferred_root_visits = 0;
 
  private:
   friend void evaluate_batch(Evaluator& evaluator, LeafBatch& batch);

@@ -55,6 +55,8 @@ struct alignas(64) Node {
   std::atomic<float> proven_value{0};                  // for value_player
   std::atomic<std::int32_t> visits{0};
   std::atomic<std::int32_t> in_flight{0};              // descents through here not yet backed up
+  // The two sums are added to with a plain load and store (search.cpp, accumulate): with
+  // several threads a rare simultaneous backup loses one value, never a visit.
   std::atomic<double> value_sum{0};
   std::atomic<double> value_sq_sum{0};                 // for the variance behind LCB
 

@@ -22,7 +22,14 @@ constexpr std::size_t kVarianceDepth = 5;
 // Simulations a thread claims at once when several share a tree (see claim_simulation).
 constexpr int kSimulationChunk = 8;
 
-void atomic_add(std::atomic<double>& target, double value) { target.fetch_add(value, std::memory_order_relaxed); }
+// A plain load and store, not a compare-and-swap loop: exact for one thread; with several,
+// two backups through the same node within the same few nanoseconds can lose one of the two
+// values (never a visit, which stays an atomic add). Lock-free MCTS accepts that
+// (Enzenberger & Müller, 2009): a locked read-modify-write stalls the thread until it owns
+// the cache line, and the root's children are on every thread's every path.
+void accumulate(std::atomic<double>& target, double value) {
+  target.store(target.load(std::memory_order_relaxed) + value, std::memory_order_relaxed);
+}
 
 void copy_stats(const Node& from, Node& to) {
   to.action = from.action;
@@ -166,6 +173,13 @@ void Search::begin() {
   root_visits_at_begin_ = root_->visits.load(std::memory_order_relaxed);
   collisions_.store(0, std::memory_order_relaxed);
   start_ = std::chrono::steady_clock::now();
+  // max_visits becomes a simulation count here, so that no thread reads the root's visits
+  // while searching (run() defers them, see backup).
+  limit_simulations_ = config_.simulations > 0 || config_.max_visits > 0;
+  simulation_limit_ = config_.simulations > 0 ? config_.simulations : std::numeric_limits<std::int64_t>::max();
+  if (config_.max_visits > 0) {
+    simulation_limit_ = std::min(simulation_limit_, std::max<std::int64_t>(0, config_.max_visits - root_visits_at_begin_));
+  }
   has_deadline_ = config_.max_seconds > 0;
   if (has_deadline_) {
     deadline_ = start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -182,24 +196,23 @@ void Search::begin() {
 
 bool Search::budget_open() const {
   if (config_.stop_when_proven && root_->is_proven()) return false;
-  if (config_.max_visits > 0 && root_->visits.load(std::memory_order_relaxed) >= config_.max_visits) return false;
   if (has_deadline_ && std::chrono::steady_clock::now() >= deadline_) return false;
   return true;
 }
 
 bool Search::budget_left() const {
-  if (config_.simulations > 0 && sims_started_.load(std::memory_order_relaxed) >= config_.simulations) return false;
+  if (limit_simulations_ && sims_started_.load(std::memory_order_relaxed) >= simulation_limit_) return false;
   return budget_open();
 }
 
 bool Search::claim_simulation(int& reserved, int chunk) {
-  if (config_.simulations <= 0) return true;  // no count to keep: the other limits decide
+  if (!limit_simulations_) return true;  // no count to keep: the other limits decide
   if (reserved > 0) {
     --reserved;
     return true;
   }
   const std::int64_t before = sims_started_.fetch_add(chunk, std::memory_order_relaxed);
-  const std::int64_t granted = std::clamp<std::int64_t>(config_.simulations - before, 0, chunk);
+  const std::int64_t granted = std::clamp<std::int64_t>(simulation_limit_ - before, 0, chunk);
   if (granted < chunk) sims_started_.fetch_sub(chunk - granted, std::memory_order_relaxed);
   if (granted == 0) return false;
   reserved = static_cast<int>(granted) - 1;
@@ -232,18 +245,23 @@ Node* Search::select_decision(Node* node, bool at_root) const {
   const Bounds b = bounds();
   const double vl = config_.virtual_loss;
 
-  double sum_w = 0, sum_n = 0, visited_prior = 0;
+  double sum_w = 0, sum_n = 0, sum_in_flight = 0, visited_prior = 0;
   for (int i = 0; i < n; ++i) {
     const Node& c = children[i];
     const int visits = c.visits.load(std::memory_order_relaxed);
+    const int in_flight = c.in_flight.load(std::memory_order_relaxed);
     if (visits > 0) {
       sum_w += c.value_sum.load(std::memory_order_relaxed);
       sum_n += visits;
     }
-    if (visits > 0 || c.in_flight.load(std::memory_order_relaxed) > 0) visited_prior += c.prior;
+    sum_in_flight += in_flight;
+    if (visits > 0 || in_flight > 0) visited_prior += c.prior;
   }
-  const double parent_n = std::max(1, node->visits.load(std::memory_order_relaxed) +
-                                          node->in_flight.load(std::memory_order_relaxed));
+  // The root's own count lags while run() defers it (backup); every simulation through the
+  // root went through one child, so 1 + the children's count is the same number.
+  const double parent_n = at_root ? 1.0 + sum_n + sum_in_flight
+                                  : std::max(1, node->visits.load(std::memory_order_relaxed) +
+                                                    node->in_flight.load(std::memory_order_relaxed));
   // The parent's value for its mover: its own evaluation averaged with its children's.
   const double parent_q = (node->eval_value + sum_w) / (1.0 + sum_n);
   const double fpu = b.norm(parent_q) - (at_root ? config_.fpu_reduction_root : config_.fpu_reduction) * std::sqrt(visited_prior);
@@ -251,6 +269,8 @@ Node* Search::select_decision(Node* node, bool at_root) const {
   const double explore = c_puct * std::sqrt(parent_n);
   const bool use_solver = config_.solver && solvable_;
   const bool forced = at_root && noise_active_ && config_.forced_playouts;
+  const Bounds::Affine norm = b.affine();
+  const double loss_value = vl * b.lo;
 
   Node* best = children;
   double best_score = -kInf;
@@ -268,7 +288,7 @@ Node* Search::select_decision(Node* node, bool at_root) const {
       q = b.norm(v);
     } else if (visits + in_flight > 0) {
       const double eff = visits + vl * in_flight;
-      q = b.norm((c.value_sum.load(std::memory_order_relaxed) + vl * in_flight * b.lo) / eff);
+      q = norm((c.value_sum.load(std::memory_order_relaxed) + loss_value * in_flight) / eff);
     } else {
       q = fpu;
     }
@@ -286,17 +306,21 @@ int Search::select_marginal(const Node* node, int seat, bool at_root) const {
   const Node* m = node->marginals(seat);
   const Bounds b = num_players_ == 1 ? bounds() : Bounds{return_lo_, return_hi_};
   const double vl = config_.virtual_loss;
-  double sum_w = 0, sum_n = 0, visited_prior = 0;
+  double sum_w = 0, sum_n = 0, sum_in_flight = 0, visited_prior = 0;
   for (int i = 0; i < n; ++i) {
     const int visits = m[i].visits.load(std::memory_order_relaxed);
+    const int in_flight = m[i].in_flight.load(std::memory_order_relaxed);
     if (visits > 0) {
       sum_w += m[i].value_sum.load(std::memory_order_relaxed);
       sum_n += visits;
     }
-    if (visits > 0 || m[i].in_flight.load(std::memory_order_relaxed) > 0) visited_prior += m[i].prior;
+    sum_in_flight += in_flight;
+    if (visits > 0 || in_flight > 0) visited_prior += m[i].prior;
   }
-  const double parent_n = std::max(1, node->visits.load(std::memory_order_relaxed) +
-                                          node->in_flight.load(std::memory_order_relaxed));
+  // As in select_decision: a seat's marginals see every simulation through the node.
+  const double parent_n = at_root ? 1.0 + sum_n + sum_in_flight
+                                  : std::max(1, node->visits.load(std::memory_order_relaxed) +
+                                                    node->in_flight.load(std::memory_order_relaxed));
   const double parent_q = sum_n > 0 ? b.norm(sum_w / sum_n) : 0.5;
   const double fpu = parent_q - (at_root ? config_.fpu_reduction_root : config_.fpu_reduction) * std::sqrt(visited_prior);
   const double c_puct = config_.c_puct_init + std::log((parent_n + config_.c_puct_base + 1.0) / config_.c_puct_base);
@@ -341,10 +365,10 @@ void Search::expand_chance(Node* node, const games::State& state) {
 
 // --- Descent, expansion, backup --------------------------------------------------------
 
-Search::Descent Search::descend(PendingLeaf& leaf, util::Rng& rng) {
+Search::Descent Search::descend(PendingLeaf& leaf, LeafBatch& batch, util::Rng& rng) {
   auto& path = leaf.path;
   path.clear();
-  leaf.state = root_state_->clone();
+  if (!leaf.state || !leaf.state->assign_from(*root_state_)) leaf.state = root_state_->clone();
   games::State& state = *leaf.state;
   Node* node = root_;
   path.push_back(node);  // the root takes no virtual loss (see backup)
@@ -362,7 +386,7 @@ Search::Descent Search::descend(PendingLeaf& leaf, util::Rng& rng) {
         node->status.store(NodeStatus::kExpanded, std::memory_order_release);
         Values values{};
         std::copy(returns.begin(), returns.end(), values.begin());
-        backup(path, values, true);
+        backup(path, values, true, batch);
         return Descent::kDone;
       }
       if (mover == games::kChancePlayer) {
@@ -390,12 +414,12 @@ Search::Descent Search::descend(PendingLeaf& leaf, util::Rng& rng) {
         const auto returns = state.returns();
         Values values{};
         std::copy(returns.begin(), returns.end(), values.begin());
-        backup(path, values, true);
+        backup(path, values, true, batch);
         return Descent::kDone;
       }
       case NodeKind::kDecision:
         if (!at_root && node->is_proven() && config_.solver && solvable_) {
-          backup(path, proven_values(node), true);
+          backup(path, proven_values(node), true, batch);
           return Descent::kDone;
         }
         child = select_decision(node, at_root);
@@ -403,7 +427,7 @@ Search::Descent Search::descend(PendingLeaf& leaf, util::Rng& rng) {
         break;
       case NodeKind::kChance:
         if (!at_root && node->is_proven() && config_.solver && solvable_) {
-          backup(path, proven_values(node), true);
+          backup(path, proven_values(node), true, batch);
           return Descent::kDone;
         }
         child = select_chance(node, rng);
@@ -440,7 +464,7 @@ Search::Values Search::proven_values(const Node* node) const {
   return values;
 }
 
-void Search::complete(PendingLeaf& leaf, ArenaCursor& cursor) {
+void Search::complete(PendingLeaf& leaf, LeafBatch& batch) {
   Node* node = leaf.path.back();
   const games::State& state = *leaf.state;
   Values values{};
@@ -450,7 +474,7 @@ void Search::complete(PendingLeaf& leaf, ArenaCursor& cursor) {
     const int n = static_cast<int>(leaf.legal.size());
     const games::Player mover = state.current_player();
     // Threads sharing this tree carve children from their own chunks (node_arena.h).
-    Node* children = config_.threads > 1 ? arena.allocate(static_cast<std::size_t>(n), cursor)
+    Node* children = config_.threads > 1 ? arena.allocate(static_cast<std::size_t>(n), batch.arena_cursor)
                                          : arena.allocate(static_cast<std::size_t>(n));
     double sum = 0;
     for (int i = 0; i < n; ++i) sum += std::max(0.0f, leaf.priors[static_cast<std::size_t>(i)]);
@@ -482,10 +506,10 @@ void Search::complete(PendingLeaf& leaf, ArenaCursor& cursor) {
     node->kind = NodeKind::kSimultaneous;
   }
   node->status.store(NodeStatus::kExpanded, std::memory_order_release);
-  backup(leaf.path, values, false);
+  backup(leaf.path, values, false, batch);
 }
 
-void Search::backup(std::span<Node* const> path, const Values& values, bool exact) {
+void Search::backup(std::span<Node* const> path, const Values& values, bool exact, LeafBatch& batch) {
   if (num_players_ == 1) {
     // Running range for normalisation; the CAS loops only run when the range grows.
     const double v = values[0];
@@ -499,17 +523,23 @@ void Search::backup(std::span<Node* const> path, const Values& values, bool exac
       while (v > hi && !max_seen_.compare_exchange_weak(hi, v, std::memory_order_relaxed)) {}
     }
   }
-  // The root's line is the one every thread writes on every simulation, so it gets only its
-  // visit count: its value and in-flight count are never read (selection at the root reads
-  // its children; a few in-flight descents would not move √N in their exploration term).
-  path[0]->visits.fetch_add(1, std::memory_order_relaxed);
+  // The root gets only its visit count: its value and in-flight count are never read
+  // (selection at the root reads its children). Threads sharing a tree count the root's
+  // visits in their own batch and add them when their run ends: the root is on every
+  // thread's every path, and one shared counter there cost each simulation a cache-line
+  // transfer. Selection derives the root's count from its children instead.
+  if (defer_root_visits_) {
+    ++batch.deferred_root_visits;
+  } else {
+    path[0]->visits.fetch_add(1, std::memory_order_relaxed);
+  }
   for (std::size_t i = 1; i < path.size(); ++i) {
     Node* node = path[i];
     const double v = values[static_cast<std::size_t>(node->value_player)];
-    atomic_add(node->value_sum, v);
+    accumulate(node->value_sum, v);
     // Spread (for LCB) only where a node can become a reported root child within two
     // moves of tree reuse; deeper nodes skip the extra compare-and-swap.
-    if (i <= kVarianceDepth) atomic_add(node->value_sq_sum, v * v);
+    if (i <= kVarianceDepth) accumulate(node->value_sq_sum, v * v);
     node->visits.fetch_add(1, std::memory_order_relaxed);
     node->in_flight.fetch_sub(1, std::memory_order_relaxed);
   }
@@ -565,12 +595,12 @@ int Search::gather(LeafBatch& batch, int max_leaves, util::Rng& rng, int& reserv
   int added = 0, collisions = 0;
   while (added < max_leaves && budget_open() && claim_simulation(reserved, chunk)) {
     PendingLeaf& leaf = batch.next();
-    const Descent d = descend(leaf, rng);
+    const Descent d = descend(leaf, batch, rng);
     if (d == Descent::kPending) {
       batch.commit();
       ++added;
     } else if (d == Descent::kCollision) {
-      if (config_.simulations > 0) ++reserved;  // the simulation did not happen: keep its claim
+      if (limit_simulations_) ++reserved;  // the simulation did not happen: keep its claim
       collisions_.fetch_add(1, std::memory_order_relaxed);
       batch.hold_collision(std::span<Node* const>(leaf.path).subspan(1));  // not the root
       if (++collisions > config_.max_collisions) break;
@@ -591,6 +621,7 @@ SearchReport Search::run(Evaluator& evaluator) {
   // One thread takes its simulations one at a time so that the count is exact at any stop;
   // several take them in small chunks and hand back what they did not use.
   const int chunk = threads > 1 ? kSimulationChunk : 1;
+  defer_root_visits_ = threads > 1;
   auto work = [&](util::Rng& rng) {
     LeafBatch batch;
     int reserved = 0;
@@ -606,6 +637,7 @@ SearchReport Search::run(Evaluator& evaluator) {
         std::this_thread::yield();  // every reachable leaf is being expanded by another thread
       }
       if (reserved > 0) sims_started_.fetch_sub(reserved, std::memory_order_relaxed);
+      root_->visits.fetch_add(static_cast<std::int32_t>(batch.deferred_root_visits), std::memory_order_relaxed);
     } catch (...) {
       failed.store(true);
       return std::current_exception();
@@ -626,6 +658,7 @@ SearchReport Search::run(Evaluator& evaluator) {
       if (e && !error) error = e;
     }
   }
+  defer_root_visits_ = false;
   if (error) {
     // Leaves claimed by the failed batch stay kExpanding forever: the tree is unusable.
     new_root();
@@ -647,7 +680,7 @@ void evaluate_batch(Evaluator& evaluator, LeafBatch& batch) {
                         leaf.values.data()});
   }
   evaluator.evaluate(requests);
-  for (PendingLeaf& leaf : leaves) leaf.owner->complete(leaf, batch.arena_cursor);
+  for (PendingLeaf& leaf : leaves) leaf.owner->complete(leaf, batch);
   batch.release_collisions();
   batch.clear();
 }

@@ -96,6 +96,12 @@ class Search {
   struct Bounds {
     double lo, hi;
     double norm(double v) const { return hi > lo ? (v - lo) / (hi - lo) : 0.5; }
+    // norm(v) as a multiply-add, for loops that normalise many values.
+    struct Affine {
+      double scale, offset;
+      double operator()(double v) const { return v * scale + offset; }
+    };
+    Affine affine() const { return hi > lo ? Affine{1.0 / (hi - lo), -lo / (hi - lo)} : Affine{0.0, 0.5}; }
   };
   using Values = std::array<double, kMaxPlayers>;
 
@@ -106,9 +112,10 @@ class Search {
   int gather(LeafBatch& batch, int max_leaves, util::Rng& rng, int& reserved, int chunk);
   // The budget limits other than the simulation count.
   bool budget_open() const;
-  Descent descend(PendingLeaf& leaf, util::Rng& rng);
-  void complete(PendingLeaf& leaf, ArenaCursor& cursor);
-  void backup(std::span<Node* const> path, const Values& values, bool exact);
+  Descent descend(PendingLeaf& leaf, LeafBatch& batch, util::Rng& rng);
+  void complete(PendingLeaf& leaf, LeafBatch& batch);
+  void backup(std::span<Node* const> path, const Values& values, bool exact, LeafBatch& batch);
+
   Node* select_decision(Node* node, bool at_root) const;
   int select_marginal(const Node* node, int seat, bool at_root) const;
   static Node* select_chance(Node* node, util::Rng& rng);
@@ -141,9 +148,15 @@ class Search {
   // should contend only where they must (the root's statistics).
   alignas(64) std::atomic<std::int64_t> sims_started_{0};
   alignas(64) std::atomic<std::int64_t> collisions_{0};
-  std::chrono::steady_clock::time_point start_{}, deadline_{};
+  // Read on every simulation, written only by begin(): kept off the counters' lines.
+  alignas(64) std::chrono::steady_clock::time_point start_{};
+  std::chrono::steady_clock::time_point deadline_{};
   bool has_deadline_ = false;
   std::int64_t root_visits_at_begin_ = 0;  // simulations done = root visits gained since begin()
+  // Simulations this search may start: the count and max_visits limits (begin()).
+  bool limit_simulations_ = false;
+  std::int64_t simulation_limit_ = 0;
+  bool defer_root_visits_ = false;  // run() with several threads (see backup)
   // Single-player value normalisation: the range of values backed up so far.
   std::atomic<double> min_seen_{0}, max_seen_{0};
   std::atomic<bool> seen_any_{false};

@@ -94,7 +94,8 @@ std::int32_t UctSearch::select_ucb(std::int32_t first, int count, int parent_vis
 }
 
 void UctSearch::simulate(const games::State& root) {
-  auto state = root.clone();
+  if (!state_ || !state_->assign_from(root)) state_ = root.clone();
+  games::State* state = state_.get();
   path_.clear();
   std::int32_t index = 0;
   path_.push_back(0);
@@ -108,7 +109,11 @@ void UctSearch::simulate(const games::State& root) {
     if (nodes_[static_cast<std::size_t>(index)].kind == Kind::kLeaf) {
       if (index != 0 && nodes_[static_cast<std::size_t>(index)].visits == 0) {
         for (int r = 0; r < config_.rollouts; ++r) {
-          auto playout = r + 1 < config_.rollouts ? state->clone() : std::move(state);
+          games::State* playout = state;
+          if (r + 1 < config_.rollouts) {
+            if (!playout_ || !playout_->assign_from(*state)) playout_ = state->clone();
+            playout = playout_.get();
+          }
           const auto ret = random_playout(*playout, rng_, legal_, joint_);
           for (int p = 0; p < num_players_; ++p) values_[static_cast<std::size_t>(p)] += ret[static_cast<std::size_t>(p)];
         }

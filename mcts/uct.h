@@ -72,6 +72,7 @@ class UctSearch {
   std::vector<Node> nodes_;
   std::vector<std::int32_t> path_;
   std::vector<games::Action> legal_, joint_;
+  std::unique_ptr<games::State> state_, playout_;  // reused every simulation (State::assign_from)
   std::vector<double> values_;
   Stats stats_;
   std::vector<double> root_value_sums_;  // parallel to stats_.root_visits

@@ -71,6 +71,17 @@ void check_random_playouts(const Game& game, int num_games, std::uint64_t seed) 
   const GameInfo& info = game.info();
   util::Rng rng(seed);
   std::vector<Action> legal;
+  // Reassigned at every node from a different earlier position: assign_from must overwrite
+  // everything, as search loops reuse one state object this way.
+  auto scratch = game.new_initial_state();
+  util::Rng scratch_rng(seed ^ 0x9E3779B97F4A7C15ULL);  // leaves the playouts' own sequence alone
+  {
+    const auto other = make_game(info.name == "tictactoe" ? "connect4" : "tictactoe");
+    const auto foreign = other->new_initial_state();
+    const std::string text = scratch->serialize();
+    ASSERT_FALSE(scratch->assign_from(*foreign)) << "assign_from accepted a state of another game";
+    ASSERT_EQ(scratch->serialize(), text) << "a refused assign_from changed the state";
+  }
   for (int g = 0; g < num_games; ++g) {
     auto state = game.new_initial_state();
     int steps = 0;
@@ -116,6 +127,10 @@ void check_random_playouts(const Game& game, int num_games, std::uint64_t seed) 
       const std::uint64_t before = state->hash();
       random_step(*copy, rng);
       ASSERT_EQ(state->hash(), before) << "applying to a clone changed the original";
+      ASSERT_TRUE(scratch->assign_from(*state)) << "assign_from refused a state of its own game";
+      expect_equivalent(*state, *scratch);
+      random_step(*scratch, scratch_rng);
+      ASSERT_EQ(state->hash(), before) << "applying to an assigned copy changed the original";
       random_step(*state, rng);
       ++steps;
     }
