@@ -1,5 +1,7 @@
 #include "polyhedral/polyc.h"
 
+#include <isl/schedule.h>
+
 #include <functional>
 
 #include "polyhedral/builder.h"
@@ -11,6 +13,7 @@
 #include "polyhedral/loop_order.h"
 #include "polyhedral/parallel_marks.h"
 #include "polyhedral/register_tiling.h"
+#include "polyhedral/time_tiling.h"
 
 namespace pz::poly {
 
@@ -68,11 +71,26 @@ std::string transform_region(const ScopRegion& region, const PolycOptions& o, Sc
     report.schedule_origin = sr.origin;
     auto& log = report.passes;
     isl::schedule s = sr.schedule;
-    s = checked("loop order", s, validity, log, [&] { return order_loops_for_locality(s, scop, log); });
-    if (o.tile.mode != TileOptions::Mode::kOff)
-      s = checked("tiling", s, validity, log, [&] { return tile_bands(s, scop, o.tile, log); });
-    if (o.unroll_jam >= 2)
-      s = checked("unroll-and-jam", s, validity, log, [&] { return register_tile(s, scop, o.unroll_jam, validity, log); });
+    // A stencil gets its own skewed, time-tiled wavefront schedule; its point loops keep
+    // isl's order (the stride-1 member is innermost already) and are not re-tiled.
+    bool time_tiled = false;
+    if (o.tile.mode != TileOptions::Mode::kOff && o.time_tile.enabled) {
+      TimeTileOptions tt = o.time_tile;
+      tt.cache = o.tile.cache;
+      if (auto t = time_tile(ctx, scop, deps, o.schedule, tt, log)) {
+        isl::schedule before = s;
+        s = checked("time tiling", s, validity, log, [&] { return *t; });
+        time_tiled = isl_schedule_plain_is_equal(s.get(), before.get()) != isl_bool_true;
+        if (time_tiled) report.schedule_origin += ", time-tiled wavefront";
+      }
+    }
+    if (!time_tiled) {
+      s = checked("loop order", s, validity, log, [&] { return order_loops_for_locality(s, scop, log); });
+      if (o.tile.mode != TileOptions::Mode::kOff)
+        s = checked("tiling", s, validity, log, [&] { return tile_bands(s, scop, o.tile, log); });
+      if (o.unroll_jam >= 2)
+        s = checked("unroll-and-jam", s, validity, log, [&] { return register_tile(s, scop, o.unroll_jam, validity, log); });
+    }
     if (o.parallel) s = checked("parallel", s, validity, log, [&] { return mark_parallel_loops(s, validity, log, o.min_parallel_work); });
     if (o.vectorize) s = checked("vectorize", s, validity, log, [&] { return mark_simd_loops(s, validity, log); });
     report.schedule = isl_str(s);

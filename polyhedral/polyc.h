@@ -10,12 +10,14 @@
 #include "polyhedral/report.h"
 #include "polyhedral/scheduler.h"
 #include "polyhedral/tiling.h"
+#include "polyhedral/time_tiling.h"
 
 namespace pz::poly {
 
 struct PolycOptions {
   ScheduleOptions schedule;
   TileOptions tile;
+  TimeTileOptions time_tile;  // stencils: skewed time tiles run as parallel wavefronts
   bool parallel = false;   // mark outer parallel loops `omp parallel for`
   bool vectorize = false;  // mark innermost parallel loops `omp simd`
   int unroll_jam = 4;      // register tiling factor of the innermost band (< 2: off)

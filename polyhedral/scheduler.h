@@ -32,6 +32,13 @@ struct ScheduleOptions {
   bool reject_useless_skew = true;
 };
 
+// One run of isl's scheduler (validity = proximity = coincidence = `validity`) under the
+// options' budget; a null schedule with `error` set when isl fails or runs out of budget.
+// outer_coincidence = false lets isl skew an outer sequential loop into a permutable band
+// (what time tiling needs).
+isl::schedule run_isl_scheduler(IslContext& ctx, const Scop& scop, const isl::union_map& validity, bool serialize,
+                                const ScheduleOptions& options, std::string& error, bool outer_coincidence = true);
+
 bool skews_without_parallelism(const isl::schedule& schedule);
 
 // True when `schedule` puts in different loop nests two statements that share a loop in the

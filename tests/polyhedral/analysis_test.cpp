@@ -273,6 +273,21 @@ TEST(Scheduler, KeepsSourceFusionOfAStreamedMatrix) {
   EXPECT_EQ(compute_schedule(ctx, g, compute_dependences(g), o).origin, "isl (fusion=min)");
 }
 
+TEST(Scheduler, SplittingAStreamedMatrixIsFineBesideTheBulkOfTheWork) {
+  // covariance's tail: cov[i][j] /= .. and cov[j][i] = cov[i][j] stream cov (M^2/2 instances
+  // each) beside an M^2 N/2 contraction; one more pass over cov is not worth the source's
+  // column walk in the contraction, so isl's schedule stays.
+  const std::string body =
+      "for (i = 0; i < 40; i++) for (j = i; j < 40; j++) {\n  cov[i][j] = 0.0;\n"
+      "  for (k = 0; k < 50; k++) cov[i][j] += data[k][i] * data[k][j];\n"
+      "  cov[i][j] /= 3.0;\n  cov[j][i] = cov[i][j];\n}";
+  IslContext ctx;
+  Scop s = scop_of(ctx, body);
+  ScheduleOptions o;
+  o.stream_bytes = 1024;  // cov (12.8 kB) counts as streamed
+  EXPECT_EQ(compute_schedule(ctx, s, compute_dependences(s), o).origin, "isl (fusion=min)");
+}
+
 TEST(Passes, LittleWorkPerForkStaysSequential) {
   // lu-like: a parallel loop inside a sequential one, 40*40 instances per entry.
   const std::string src = "#pragma scop\nfor (k = 0; k < 40; k++) for (i = k + 1; i < 40; i++)\n"

@@ -50,6 +50,11 @@ std::vector<Variant> variants() {
   fused.options.tile.sizes = {8};
   fused.options.vectorize = true;
   out.push_back(fused);
+  // Stencils: small odd time tiles (many partial parallelogram tiles), wavefronts marked.
+  Variant time_tiled{"time_tile_3_4_5_parallel_simd", {}};
+  time_tiled.options.time_tile.sizes = {3, 4, 5};
+  time_tiled.options.parallel = time_tiled.options.vectorize = true;
+  out.push_back(time_tiled);
   // The tiny test sizes would leave every loop sequential: these tests check the marks.
   for (auto& v : out) v.options.min_parallel_work = 0;
   return out;
