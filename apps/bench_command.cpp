@@ -77,19 +77,21 @@ void add_bench_command(CLI::App& app) {
     if (margs->threads > 1) threads.push_back(margs->threads);
     const auto r = bench::measure_mcts(*game, threads, margs->seconds, margs->sims, 12345, margs->rounds);
     if (!margs->json) {
-      std::printf("%-24s %-9s %8s %12s %14s %14s\n", "game", "evaluator", "threads", "simulations", "simulations/s", "sims/cpu-s");
+      std::printf("%-24s %-9s %8s %12s %14s %14s %12s\n", "game", "evaluator", "threads", "simulations", "simulations/s", "sims/cpu-s",
+                  "collisions");
     }
     for (const auto& row : r.rows) {
       if (margs->json) {
         std::cout << nlohmann::json{{"game", row.game}, {"evaluator", row.evaluator}, {"threads", row.threads},
                                     {"simulations", row.simulations}, {"seconds", row.seconds},
                                     {"simulations_per_second", row.per_second()},
-                                    {"simulations_per_cpu_second", row.per_cpu_second()}}
+                                    {"simulations_per_cpu_second", row.per_cpu_second()}, {"collisions", row.collisions}}
                          .dump()
                   << std::endl;
       } else {
-        std::printf("%-24s %-9s %8d %12lld %14.0f %14.0f\n", row.game.c_str(), row.evaluator.c_str(), row.threads,
-                    static_cast<long long>(row.simulations), row.per_second(), row.per_cpu_second());
+        std::printf("%-24s %-9s %8d %12lld %14.0f %14.0f %12lld\n", row.game.c_str(), row.evaluator.c_str(), row.threads,
+                    static_cast<long long>(row.simulations), row.per_second(), row.per_cpu_second(),
+                    static_cast<long long>(row.collisions));
       }
     }
     if (margs->json) {

@@ -30,7 +30,9 @@ MctsThroughput measure_one(const games::Game& game, mcts::Evaluator& evaluator, 
   do {
     search.set_root(*root);
     search.clear_tree();
-    result.simulations += search.run(evaluator).simulations;
+    const auto report = search.run(evaluator);
+    result.simulations += report.simulations;
+    result.collisions += report.collisions;
   } while (Clock::now() - start < std::chrono::duration<double>(seconds));
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   result.cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;

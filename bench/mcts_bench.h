@@ -22,6 +22,7 @@ struct MctsThroughput {
   std::string evaluator;  // "uniform" or "rollout"
   int threads = 1;
   std::int64_t simulations = 0;
+  std::int64_t collisions = 0;  // descents that met a leaf another thread was expanding
   double seconds = 0;
   double cpu_seconds = 0;  // process CPU time: on a busy machine, sims per CPU-second shows
                            // the contention cost of threads that wall-clock scaling cannot
