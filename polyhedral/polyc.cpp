@@ -8,6 +8,7 @@
 #include "polyhedral/c_frontend.h"
 #include "polyhedral/codegen.h"
 #include "polyhedral/dependences.h"
+#include "polyhedral/footprint.h"
 #include "polyhedral/isl_context.h"
 #include "polyhedral/legality.h"
 #include "polyhedral/loop_order.h"
@@ -45,6 +46,49 @@ ScopReport describe_scop(const Scop& scop, const Dependences& deps, int line) {
   return r;
 }
 
+// Footprints and data movement of the kernel and of each rectangularly tiled band.
+DataMovementReport analyze_data_movement(IslContext& ctx, const Scop& scop, const Dependences& deps,
+                                         const std::vector<TiledBand>& tiled, const CacheInfo& cache,
+                                         unsigned long budget, std::string note) {
+  DataMovementReport d;
+  d.cache = cache;
+  for (const auto& p : scop.params)
+    if (!scop.param_values.count(p)) {
+      note += note.empty() ? "" : "; ";
+      note += "size " + p + " is symbolic: exact counts need concrete sizes (#define " + p + " <int>)";
+      break;
+    }
+  // Each phase under its own budget, so a costly sum over tiles leaves the rest reported.
+  auto phase = [&](const char* what, const std::function<void()>& f) {
+    std::string why;
+    try {
+      IslBudgetScope scope(ctx, budget);
+      isl_ctx_reset_error(ctx.raw());
+      f();
+      // A count over the budget returns no value rather than throwing.
+      if (isl_ctx_last_error(ctx.raw()) == isl_error_quota) why = "isl operation budget exceeded";
+    } catch (const isl::exception& e) {
+      why = e.what();
+    }
+    if (why.empty()) return true;
+    note += note.empty() ? "" : "; ";
+    note += std::string(what) + " not computed (" + why + ")";
+    return false;
+  };
+  d.computed = phase("kernel data movement", [&] { d.kernel = kernel_movement(scop, deps); });
+  if (!d.computed) d.kernel.clear();
+  for (const auto& t : tiled) {
+    TilingMovement m;
+    if (!phase("tile footprints", [&] { m = tiling_movement(scop, t.band, t.sizes); })) continue;
+    if (!phase("sums over tiles", [&] { add_tile_sums(scop, t.band, m); }))
+      for (auto& a : m.arrays) a.loaded = a.written_back = std::nullopt;
+    m.levels = cache_movement(d.kernel, m, cache);
+    d.tilings.push_back(m);
+  }
+  d.note = note;
+  return d;
+}
+
 // Runs one pass and keeps its result only if every dependence still holds.
 isl::schedule checked(const char* name, const isl::schedule& before, const isl::union_map& validity,
                       std::vector<std::string>& log, const std::function<isl::schedule()>& pass) {
@@ -74,6 +118,8 @@ std::string transform_region(const ScopRegion& region, const PolycOptions& o, Sc
     // A stencil gets its own skewed, time-tiled wavefront schedule; its point loops keep
     // isl's order (the stride-1 member is innermost already) and are not re-tiled.
     bool time_tiled = false;
+    std::vector<TiledBand> tiled;
+    std::string movement_note;
     if (o.tile.mode != TileOptions::Mode::kOff && o.time_tile.enabled) {
       TimeTileOptions tt = o.time_tile;
       tt.cache = o.tile.cache;
@@ -81,19 +127,28 @@ std::string transform_region(const ScopRegion& region, const PolycOptions& o, Sc
         isl::schedule before = s;
         s = checked("time tiling", s, validity, log, [&] { return *t; });
         time_tiled = isl_schedule_plain_is_equal(s.get(), before.get()) != isl_bool_true;
-        if (time_tiled) report.schedule_origin += ", time-tiled wavefront";
+        if (time_tiled) {
+          report.schedule_origin += ", time-tiled wavefront";
+          movement_note = "time-tiled (parallelogram tiles): per-tile footprints not computed";
+        }
       }
     }
     if (!time_tiled) {
       s = checked("loop order", s, validity, log, [&] { return order_loops_for_locality(s, scop, log); });
-      if (o.tile.mode != TileOptions::Mode::kOff)
-        s = checked("tiling", s, validity, log, [&] { return tile_bands(s, scop, o.tile, log); });
+      if (o.tile.mode != TileOptions::Mode::kOff) {
+        isl::schedule before = s;
+        s = checked("tiling", s, validity, log, [&] { return tile_bands(s, scop, o.tile, log, &tiled); });
+        if (isl_schedule_plain_is_equal(s.get(), before.get()) == isl_bool_true) tiled.clear();
+      }
+      if (tiled.empty()) movement_note = "no band tiled rectangularly: no per-tile footprints";
       if (o.unroll_jam >= 2)
         s = checked("unroll-and-jam", s, validity, log, [&] { return register_tile(s, scop, o.unroll_jam, validity, log); });
     }
     if (o.parallel) s = checked("parallel", s, validity, log, [&] { return mark_parallel_loops(s, validity, log, o.min_parallel_work); });
     if (o.vectorize) s = checked("vectorize", s, validity, log, [&] { return mark_simd_loops(s, validity, log); });
     report.schedule = isl_str(s);
+    if (o.data_movement)
+      report.data_movement = analyze_data_movement(ctx, scop, deps, tiled, o.tile.cache, o.data_movement_budget, movement_note);
     CodegenOptions co;
     co.indent = region.indent;
     code = region.indent + "/* polyc: scop of line " + std::to_string(region.line) + ", " + sr.origin + " */\n";

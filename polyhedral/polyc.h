@@ -24,6 +24,10 @@ struct PolycOptions {
   // Statement instances per fork/join below which a loop stays sequential (concrete sizes
   // only; 0: mark every parallel loop). See mark_parallel_loops().
   long long min_parallel_work = 1LL << 22;
+  // Footprints and data movement for the report (exact counts when sizes are concrete),
+  // under an isl operation budget (0: none); over budget, the report says so.
+  bool data_movement = true;
+  unsigned long data_movement_budget = 4'000'000;  // per phase
 };
 
 struct PolycResult {

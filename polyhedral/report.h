@@ -4,12 +4,23 @@
 #include <string>
 #include <vector>
 
+#include "polyhedral/footprint.h"
+
 namespace pz::poly {
 
 struct StatementReport {
   std::string name, text, domain;
   int line = 0;
   std::vector<std::string> reads, writes;  // access relations
+};
+
+// Footprints and data movement (the model: footprint.h and README.md).
+struct DataMovementReport {
+  bool computed = false;
+  std::string note;  // why a part is absent (symbolic sizes, no rectangular tiling, budget)
+  CacheInfo cache;
+  std::vector<ArrayMovement> kernel;
+  std::vector<TilingMovement> tilings;  // one per rectangularly tiled band
 };
 
 struct ScopReport {
@@ -20,7 +31,10 @@ struct ScopReport {
   std::string schedule_origin;
   std::vector<std::string> passes;  // one line per transformation and per legality check
   std::string schedule;             // final schedule tree (isl's YAML form)
+  DataMovementReport data_movement;
 };
+
+std::string format_data_movement_text(const DataMovementReport& d);
 
 std::string format_report_text(const std::vector<ScopReport>& scops);
 std::string format_report_json(const std::vector<ScopReport>& scops);

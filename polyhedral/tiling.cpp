@@ -33,7 +33,7 @@ std::vector<long> auto_sizes(const isl::schedule_node& band, const Scop& scop, c
 }  // namespace
 
 isl::schedule tile_bands(const isl::schedule& schedule, const Scop& scop, const TileOptions& options,
-                         std::vector<std::string>& log) {
+                         std::vector<std::string>& log, std::vector<TiledBand>* tiled) {
   if (options.mode == TileOptions::Mode::kOff) return schedule;
   isl::schedule_node root = schedule.get_root();
   root = root.map_descendant_bottom_up([&](isl::schedule_node node) -> isl::schedule_node {
@@ -73,6 +73,7 @@ isl::schedule tile_bands(const isl::schedule& schedule, const Scop& scop, const 
     line += why;
     line += ')';
     log.push_back(line);
+    if (tiled) tiled->push_back({node, sizes});
     return isl::manage(isl_schedule_node_band_tile(node.release(), mv));
   });
   return root.get_schedule();

@@ -21,7 +21,14 @@ struct TileOptions {
   CacheInfo cache;
 };
 
+// A band as it was before tiling (a node of that schedule) and its tile sizes.
+struct TiledBand {
+  isl::schedule_node band;
+  std::vector<long> sizes;
+};
+
+// `tiled`, when given, receives every band the pass tiled (for footprints and data movement).
 isl::schedule tile_bands(const isl::schedule& schedule, const Scop& scop, const TileOptions& options,
-                         std::vector<std::string>& log);
+                         std::vector<std::string>& log, std::vector<TiledBand>* tiled = nullptr);
 
 }  // namespace pz::poly
