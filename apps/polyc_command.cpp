@@ -74,7 +74,7 @@ void add_polyc_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   cmd->add_flag("--no-isl", args->no_isl, "keep the source order instead of isl's scheduler");
-  cmd->add_flag("--report", args->report, "print statements, dependences and the schedule");
+  cmd->add_flag("--report", args->report, "print statements, dependences, the schedule, footprints and data movement");
   cmd->add_flag("--json", args->json, "print the report as JSON");
   cmd->callback([args] {
     poly::PolycOptions o;
@@ -83,6 +83,7 @@ void add_polyc_command(CLI::App& app) {
     o.vectorize = args->vectorize;
     o.unroll_jam = args->unroll_jam;
     o.min_parallel_work = args->min_parallel_work;
+    o.data_movement = args->report || args->json;  // exact counts cost isl time; only reports show them
     o.schedule.use_isl = !args->no_isl;
     o.schedule.fusion = args->fusion == "max" ? poly::ScheduleOptions::Fusion::kMax : poly::ScheduleOptions::Fusion::kMin;
     std::string source = read_all(args->input);

@@ -404,6 +404,7 @@ PolycBenchResult run_polyc_bench(const PolycBenchOptions& options) {
   po.tile.mode = poly::TileOptions::Mode::kAuto;
   po.tile.cache = poly::CacheInfo::detect();
   po.parallel = po.vectorize = true;
+  po.data_movement = false;  // the bench times the generated code, not the analysis
 
   for (const auto& k : o.kernels) {
     KernelResult kr;
