@@ -44,6 +44,7 @@ class DiceRaceState final : public State {
  public:
   explicit DiceRaceState(const Game* g) : State(g) {}
   std::unique_ptr<State> clone() const override { return std::make_unique<DiceRaceState>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
   Player current_player() const override {
     if (winner_ != -1 || turn_ == 8) return kTerminalPlayer;
     return roll_ == 0 ? kChancePlayer : turn_ % 2;
@@ -133,6 +134,7 @@ class RpsState final : public State {
  public:
   explicit RpsState(const Game* g) : State(g) {}
   std::unique_ptr<State> clone() const override { return std::make_unique<RpsState>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
   Player current_player() const override { return rounds_ == 3 ? kTerminalPlayer : kSimultaneousPlayer; }
   int move_number() const override { return rounds_; }
   void legal_actions(std::vector<Action>& out) const override { out.clear(); }
@@ -210,6 +212,7 @@ class GuessState final : public State {
  public:
   explicit GuessState(const Game* g) : State(g) {}
   std::unique_ptr<State> clone() const override { return std::make_unique<GuessState>(*this); }
+  bool assign_from(const State& other) override { return assign_same(*this, other); }
   Player current_player() const override {
     if (secret_ < 0) return kChancePlayer;
     return found_ ? kTerminalPlayer : 0;

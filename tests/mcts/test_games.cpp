@@ -52,6 +52,7 @@ class DiceState final : public ToyState {
  public:
   explicit DiceState(const games::Game* g) : ToyState(g) {}
   std::unique_ptr<games::State> clone() const override { return std::make_unique<DiceState>(*this); }
+  bool assign_from(const games::State& other) override { return games::assign_same(*this, other); }
   Player current_player() const override {
     if (choice_ < 0) return 0;
     if (choice_ == 1 && die_ < 0) return games::kChancePlayer;
@@ -99,6 +100,7 @@ class MatrixState final : public ToyState {
  public:
   explicit MatrixState(const games::Game* g) : ToyState(g) {}
   std::unique_ptr<games::State> clone() const override { return std::make_unique<MatrixState>(*this); }
+  bool assign_from(const games::State& other) override { return games::assign_same(*this, other); }
   Player current_player() const override { return row_ < 0 ? games::kSimultaneousPlayer : games::kTerminalPlayer; }
   int move_number() const override { return row_ < 0 ? 0 : 1; }
   void legal_actions(std::vector<Action>& out) const override { out.clear(); }
@@ -139,6 +141,7 @@ class TreasureState final : public ToyState {
  public:
   explicit TreasureState(const games::Game* g) : ToyState(g) {}
   std::unique_ptr<games::State> clone() const override { return std::make_unique<TreasureState>(*this); }
+  bool assign_from(const games::State& other) override { return games::assign_same(*this, other); }
   Player current_player() const override { return steps_ < 3 ? 0 : games::kTerminalPlayer; }
   int move_number() const override { return steps_; }
   void legal_actions(std::vector<Action>& out) const override {
