@@ -31,10 +31,18 @@ run=$tmp/run
 pid=$!
 pids+=("$pid")
 wait_for_checkpoint "$run" 120 || fail "no checkpoint within 120 s: $(cat "$tmp/first.log")"
-sleep 1.5  # let it run past the checkpoint, so some logged steps will be redone
+# Kill between two checkpoints (every 25 steps), so that the killed run has logged steps past
+# its newest checkpoint that the resumed run must redo with the same lr.
+for _ in $(seq 1 1200); do
+  last=$(grep -o '"step":[0-9]*' "$run/metrics.jsonl" 2>/dev/null | tail -1 | cut -d: -f2)
+  [[ -n "$last" ]] && ((last > 25 && last % 25 >= 5 && last % 25 <= 20)) && break
+  sleep 0.1
+done
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
-ckpt=$(ls -d "$run"/checkpoints/step-* | sort | tail -1)
+# A checkpoint being written when the kill came is a step-N.tmp-PID directory: not a checkpoint.
+newest_checkpoint() { ls -d "$1"/checkpoints/step-* | grep -v '\.tmp-' | sort | tail -1; }
+ckpt=$(newest_checkpoint "$run")
 step=$((10#${ckpt##*step-}))
 cp "$run/metrics.jsonl" "$tmp/before.jsonl"
 echo "killed; newest checkpoint at step $step"
@@ -87,7 +95,7 @@ status=$?
 compgen -G "$run2/checkpoints/step-*" >/dev/null || fail "SIGINT: no checkpoint written"
 
 # --- corrupt checkpoint: a clear error ----------------------------------------------------
-ckpt=$(ls -d "$run"/checkpoints/step-* | sort | tail -1)
+ckpt=$(newest_checkpoint "$run")
 printf 'garbage' >"$ckpt/model.pt"
 "$pz" train --resume "$run" --steps $((target + 10)) --quiet >"$tmp/corrupt.log" 2>&1
 status=$?
