@@ -16,9 +16,6 @@ namespace {
 using games::Action;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-// Path positions (root = 0) whose squared values are accumulated: root children and the
-// plies below them, simultaneous marginals included, that tree reuse can make root children.
-constexpr std::size_t kVarianceDepth = 5;
 // Simulations a thread claims at once when several share a tree (see claim_simulation).
 constexpr int kSimulationChunk = 8;
 
@@ -537,9 +534,9 @@ void Search::backup(std::span<Node* const> path, const Values& values, bool exac
     Node* node = path[i];
     const double v = values[static_cast<std::size_t>(node->value_player)];
     accumulate(node->value_sum, v);
-    // Spread (for LCB) only where a node can become a reported root child within two
-    // moves of tree reuse; deeper nodes skip the extra compare-and-swap.
-    if (i <= kVarianceDepth) accumulate(node->value_sq_sum, v * v);
+    // At every depth: tree reuse makes deep nodes root children, and a spread summed over
+    // only some of a node's visits would understate its variance (and LCB trust it).
+    accumulate(node->value_sq_sum, v * v);
     node->visits.fetch_add(1, std::memory_order_relaxed);
     node->in_flight.fetch_sub(1, std::memory_order_relaxed);
   }

@@ -167,6 +167,31 @@ TEST(Search, TreeReuseKeepsTheSubtree) {
   EXPECT_EQ(search.root_node()->visits.load(), 0);
 }
 
+// LCB needs each root child's spread over all of its visits. Nodes that tree reuse moves
+// up from deep in the tree were visited there too: their squared values must have been
+// summed at every depth, or the mean square falls below the squared mean.
+TEST(Search, SpreadCoversEveryVisitAfterTreeReuse) {
+  auto game = games::make_game("connect4");
+  RolloutEvaluator evaluator(1, 9);
+  Search search(*game, config_with(3000, false), 9);
+  auto state = game->new_initial_state();
+  for (int move = 0; move < 8; ++move) {
+    search.set_root(*state);
+    const SearchReport report = search.run(evaluator);
+    const Node* root = search.root_node();
+    for (int i = 0; i < root->num_children; ++i) {
+      const Node& c = root->children[i];
+      const int n = c.visits.load();
+      if (n < 2) continue;
+      const double mean = c.value_sum.load() / n, mean_sq = c.value_sq_sum.load() / n;
+      EXPECT_GE(mean_sq, mean * mean - 1e-9) << "move " << move << ", child " << c.action << ", " << n << " visits";
+    }
+    const games::Action a = report.most_visited()->action;
+    search.advance(a);
+    state->apply_action(a);
+  }
+}
+
 TEST(Search, TimeBudget) {
   auto game = games::make_game("connect4");
   RolloutEvaluator evaluator(1, 4);
