@@ -43,8 +43,11 @@ void register_player_kind(PlayerKind kind);
 // The evaluator behind `mcts:model=PATH`: builds a network evaluator for `game` from the
 // checkpoint at `path`, throwing util::UsageError when it cannot (missing, corrupt, another
 // game). Installed at start-up by the programs that link networks.
-using ModelEvaluatorFactory =
-    std::function<std::unique_ptr<mcts::Evaluator>(const std::string& path, const games::Game& game)>;
+struct ModelEvaluatorOptions {
+  int symmetries = 1;  // boards each position is averaged over (sym=K; 0: all of the game's)
+};
+using ModelEvaluatorFactory = std::function<std::unique_ptr<mcts::Evaluator>(
+    const std::string& path, const games::Game& game, const ModelEvaluatorOptions& options)>;
 void set_model_evaluator_factory(ModelEvaluatorFactory factory);
 
 std::unique_ptr<Player> make_player(std::string_view spec, const games::Game& game, std::uint64_t seed);

@@ -26,6 +26,13 @@ InferenceEngine::InferenceEngine(const games::Game& game, PolicyValueNet net, In
   const games::Shape& s = game.info().observation_shape;
   input_ = torch::zeros({std::max(1, options_.max_batch), s.channels, s.height, s.width});
   seat_values_.resize(static_cast<std::size_t>(game.info().num_players));
+  const int available = static_cast<int>(game.symmetries().size());
+  symmetries_per_position_ = options_.symmetries <= 0 ? available : std::min(options_.symmetries, available);
+  symmetries_per_position_ = std::max(1, symmetries_per_position_);
+  observation_.resize(static_cast<std::size_t>(obs_size_));
+  mapped_logits_.resize(static_cast<std::size_t>(policy_size_));
+  mean_logits_.resize(static_cast<std::size_t>(policy_size_));
+  mean_values_.resize(static_cast<std::size_t>(value_size_));
   if (options_.cache_entries > 0) {
     cache_keys_.assign(options_.cache_entries, 0);
     cache_generation_.assign(options_.cache_entries, 0);
@@ -42,6 +49,20 @@ void InferenceEngine::forward(int rows) {
   values_.assign(values.data_ptr<float>(), values.data_ptr<float>() + static_cast<std::size_t>(rows) * value_size_);
   ++stats_.forwards;
   stats_.forward_rows += rows;
+}
+
+void InferenceEngine::choose_symmetries(std::uint64_t hash, std::vector<games::Symmetry>& out) const {
+  const std::vector<games::Symmetry>& all = game_.symmetries();
+  out.clear();
+  out.push_back(games::Symmetry::kIdentity);
+  std::vector<games::Symmetry> others;
+  for (games::Symmetry s : all) {
+    if (s != games::Symmetry::kIdentity) others.push_back(s);
+  }
+  // A window of consecutive others starting where the hash says: every symmetry is used
+  // equally often over many positions.
+  const std::size_t start = others.empty() ? 0 : static_cast<std::size_t>(hash % others.size());
+  for (int k = 0; k + 1 < symmetries_per_position_; ++k) out.push_back(others[(start + k) % others.size()]);
 }
 
 namespace {
@@ -89,20 +110,37 @@ void InferenceEngine::evaluate(std::span<const mcts::EvalRequest> batch) {
   }
   if (misses.empty()) return;
   const auto rows = static_cast<std::int64_t>(misses.size());
-  if (rows > input_.size(0)) {
+  const int per = symmetries_per_position_;
+  const std::int64_t input_rows = rows * per;
+  if (input_rows > input_.size(0)) {
     const games::Shape& s = game_.info().observation_shape;
-    input_ = torch::zeros({rows, s.channels, s.height, s.width});
+    input_ = torch::zeros({input_rows, s.channels, s.height, s.width});
   }
   float* in = input_.data_ptr<float>();
+  const games::Shape& obs_shape = game_.info().observation_shape;
   for (std::size_t r = 0; r < misses.size(); ++r) {
     const games::State& state = *batch[misses[r]].state;
-    state.observation(viewer_of(state), in + r * static_cast<std::size_t>(obs_size_));
+    float* row = in + r * per * static_cast<std::size_t>(obs_size_);
+    if (per == 1) {
+      state.observation(viewer_of(state), row);
+      continue;
+    }
+    state.observation(viewer_of(state), observation_.data());
+    choose_symmetries(state.hash(), chosen_);
+    for (int k = 0; k < per; ++k) {
+      game_.transform_planes(chosen_[k], obs_shape, observation_.data(), row + k * static_cast<std::size_t>(obs_size_));
+    }
   }
-  forward(static_cast<int>(rows));
+  forward(static_cast<int>(input_rows));
   for (std::size_t r = 0; r < misses.size(); ++r) {
     const mcts::EvalRequest& req = batch[misses[r]];
-    const float* logits = &logits_[r * static_cast<std::size_t>(policy_size_)];
-    const float* values = &values_[r * static_cast<std::size_t>(value_size_)];
+    const float* logits = &logits_[r * per * static_cast<std::size_t>(policy_size_)];
+    const float* values = &values_[r * per * static_cast<std::size_t>(value_size_)];
+    if (per > 1) {
+      average_over_symmetries(req.state->hash(), logits, values);
+      logits = mean_logits_.data();
+      values = mean_values_.data();
+    }
     if (!cache_keys_.empty()) {
       const std::uint64_t key = req.state->hash();
       const std::size_t slot = key % cache_keys_.size();
@@ -113,6 +151,21 @@ void InferenceEngine::evaluate(std::span<const mcts::EvalRequest> batch) {
       std::copy_n(values, value_size_, row + policy_size_);
     }
     fill_request(info, req, logits, values, seat_values_);
+  }
+}
+
+void InferenceEngine::average_over_symmetries(std::uint64_t hash, const float* logits, const float* values) {
+  const int per = symmetries_per_position_;
+  choose_symmetries(hash, chosen_);
+  std::fill(mean_logits_.begin(), mean_logits_.end(), 0.0f);
+  std::fill(mean_values_.begin(), mean_values_.end(), 0.0f);
+  for (int k = 0; k < per; ++k) {
+    // The network saw the board transformed by chosen_[k]: its policy maps back through the
+    // inverse symmetry; values do not depend on orientation.
+    const float* row_logits = logits + k * static_cast<std::size_t>(policy_size_);
+    game_.transform_policy(games::inverse(chosen_[k]), row_logits, mapped_logits_.data());
+    for (int a = 0; a < policy_size_; ++a) mean_logits_[a] += mapped_logits_[a] / static_cast<float>(per);
+    for (int v = 0; v < value_size_; ++v) mean_values_[v] += values[k * value_size_ + v] / static_cast<float>(per);
   }
 }
 

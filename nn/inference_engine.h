@@ -6,6 +6,12 @@
 // serialises its callers with a mutex, so it is also safe to call directly from several
 // threads. Priors are the softmax of the policy logits over the legal actions only.
 //
+// Symmetry averaging (`symmetries` > 1): each position is also evaluated as the game's
+// symmetric boards, and the logits (mapped back to the board as it is) and values are
+// averaged — an ensemble for the price of a larger batch that removes the network's
+// orientation bias. With fewer than all symmetries, the identity plus others drawn by the
+// position's hash, so a position always gets the same answer (and the cache stays exact).
+//
 // Evaluation cache: a direct-mapped table keyed by State::hash (which covers the player to
 // move and rule state), holding logits and values; transpositions and the shared openings
 // of self-play games are evaluated once. publish() hot-swaps the weights: they are copied
@@ -37,6 +43,8 @@ class Cancelled : public std::runtime_error {
 struct InferenceOptions {
   int max_batch = 256;             // initial input buffer rows (grows on demand)
   std::size_t cache_entries = 0;   // 0: no cache
+  int symmetries = 1;              // boards averaged per position (1: as it is; 0 or more than
+                                   // the game has: all of the game's symmetries)
 };
 
 class InferenceEngine final : public mcts::Evaluator {
@@ -58,6 +66,11 @@ class InferenceEngine final : public mcts::Evaluator {
 
  private:
   void forward(int rows);
+  // The symmetries position `hash` is averaged over (the identity first).
+  void choose_symmetries(std::uint64_t hash, std::vector<games::Symmetry>& out) const;
+  // Means of the `symmetries_per_position_` output rows at logits/values (one position) into
+  // mean_logits_/mean_values_, in the untransformed board's action space.
+  void average_over_symmetries(std::uint64_t hash, const float* logits, const float* values);
 
   const games::Game& game_;
   const games::GameInfo value_info_;  // the game's info, returns scaled as the network's values are
@@ -69,6 +82,9 @@ class InferenceEngine final : public mcts::Evaluator {
   torch::Tensor input_;
   std::vector<float> logits_, values_;  // outputs of the last forward pass
   std::vector<float> seat_values_;
+  int symmetries_per_position_ = 1;
+  std::vector<float> observation_, mapped_logits_, mean_logits_, mean_values_;
+  std::vector<games::Symmetry> chosen_;
   // Cache rows: key, generation, then policy_size_ logits and value_size_ values each.
   std::vector<std::uint64_t> cache_keys_;
   std::vector<std::uint32_t> cache_generation_;

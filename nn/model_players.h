@@ -2,8 +2,9 @@
 //
 //   mcts:model=CHECKPOINT,sims=N,…   the arena's PUCT player with the network as evaluator
 //                                    (every other mcts option applies; batch=K gathers K
-//                                    leaves per network call under virtual loss)
-//   policy:model=CHECKPOINT[,temp=T,seed=N]
+//                                    leaves per network call under virtual loss; sym=K
+//                                    averages each position over K symmetric boards)
+//   policy:model=CHECKPOINT[,temp=T,sym=K,seed=N]
 //                                    the raw policy, no search: the most probable legal move,
 //                                    or a move sampled ∝ p^(1/T)
 //
@@ -23,8 +24,9 @@ namespace pz::nn {
 void register_model_players();
 
 // An evaluator over the checkpoint at `path`, which must be for `game`; `cache_entries`
-// positions are cached. Throws util::UsageError with the reason when it cannot.
+// positions are cached, each averaged over `symmetries` boards (inference_engine.h).
+// Throws util::UsageError with the reason when it cannot.
 std::unique_ptr<mcts::Evaluator> make_model_evaluator(const std::string& path, const games::Game& game,
-                                                      std::size_t cache_entries = 1 << 14);
+                                                      std::size_t cache_entries = 1 << 14, int symmetries = 1);
 
 }  // namespace pz::nn

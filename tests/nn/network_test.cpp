@@ -211,6 +211,46 @@ TEST_F(NnTest, CheckpointRoundTripsWeightsConfigAndProvenance) {
   }
 }
 
+// Averaged over all of its symmetries, the evaluation of a board and of its transformed
+// copy agree exactly (up to the map of actions): the ensemble has no orientation bias.
+// With one board (the default) an untrained network does not have that property.
+TEST_F(NnTest, SymmetryAveragedEvaluationIsInvariantUnderTheGamesSymmetries) {
+  for (const char* name : {"connect4", "tictactoe"}) {
+    const auto game = games::make_game(name);
+    ASSERT_GT(game->symmetries().size(), 1u) << name;
+    auto net = make_network(small_net(), game->info());
+    InferenceOptions all;
+    all.symmetries = 0;
+    InferenceEngine averaged(*game, net, all), plain(*game, net, {});
+    const std::vector<games::Action> moves = {0, 1, 5};  // no symmetry of either board maps it to itself
+    bool plain_differs = false;
+    for (games::Symmetry symmetry : game->symmetries()) {
+      auto state = game->new_initial_state(), image = game->new_initial_state();
+      for (games::Action a : moves) {
+        state->apply_action(a);
+        image->apply_action(game->transform_action(symmetry, a));
+      }
+      const auto legal = state->legal_actions();
+      std::vector<games::Action> image_legal;
+      for (games::Action a : legal) image_legal.push_back(game->transform_action(symmetry, a));
+      for (InferenceEngine* engine : {&averaged, &plain}) {
+        std::vector<float> p(legal.size()), v(2), pi(legal.size()), vi(2);
+        const std::vector<mcts::EvalRequest> batch{{state.get(), legal, p.data(), v.data()},
+                                                   {image.get(), image_legal, pi.data(), vi.data()}};
+        engine->evaluate(batch);
+        if (engine == &averaged) {
+          for (std::size_t i = 0; i < legal.size(); ++i) EXPECT_NEAR(p[i], pi[i], 1e-5) << name << " action " << legal[i];
+          EXPECT_NEAR(v[0], vi[0], 1e-5) << name;
+        } else if (symmetry != games::Symmetry::kIdentity) {
+          for (std::size_t i = 0; i < legal.size(); ++i) plain_differs |= std::abs(p[i] - pi[i]) > 1e-4;
+        }
+      }
+    }
+    EXPECT_TRUE(plain_differs) << name << ": the check above would hold without averaging";
+    EXPECT_EQ(averaged.stats().forward_rows, plain.stats().forward_rows * static_cast<std::int64_t>(game->symmetries().size()));
+  }
+}
+
 TEST_F(NnTest, ModelPlayersLoadCheckpoints) {
   register_model_players();
   const auto game = games::make_game("tictactoe");
@@ -221,7 +261,8 @@ TEST_F(NnTest, ModelPlayersLoadCheckpoints) {
   const std::string path = temp_path("ttt.pt");
   save_model(path, *net, info);
   auto state = game->new_initial_state();
-  for (const std::string& spec : {"policy:model=" + path, "mcts:model=" + path + ",sims=20,batch=4"}) {
+  for (const std::string& spec :
+       {"policy:model=" + path, "policy:model=" + path + ",sym=0", "mcts:model=" + path + ",sims=20,batch=4,sym=2"}) {
     auto player = arena::make_player(spec, *game, 1);
     EXPECT_TRUE(state->is_legal(player->choose_action(*state, 0))) << spec;
   }
