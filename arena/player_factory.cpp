@@ -60,6 +60,9 @@ std::vector<PlayerKind>& mutable_player_kinds() {
         .add_double("fpu", 0.25, "first-play-urgency reduction", 0.0)
         .add_int("rollouts", 1, "random playouts per leaf for its value (0: value 0, priors only)", 0, 1000)
         .add_string("select", "visits", "final move by most visits or lower confidence bound", {"visits", "lcb"})
+        .add_double("lcb_z", mcts::MoveSelection{}.lcb_z, "select=lcb: standard deviations below the mean", 0.0)
+        .add_double("lcb_min", mcts::MoveSelection{}.lcb_min_visit_fraction,
+                    "select=lcb: candidates need this fraction of the most visits", 0.0)
         .add_double("temp", 0.0, "move temperature (0: best move)", 0.0)
         .add_int("temp_moves", 0, "moves played at `temp` before turning greedy (0: all)", 0)
         .add_bool("noise", false, "Dirichlet noise at the root")
@@ -89,6 +92,8 @@ std::vector<PlayerKind>& mutable_player_kinds() {
                    mcts::MoveSelection selection;
                    selection.method = v.get_string("select") == "lcb" ? mcts::MoveSelection::Method::kLcb
                                                                       : mcts::MoveSelection::Method::kVisits;
+                   selection.lcb_z = v.get_double("lcb_z");
+                   selection.lcb_min_visit_fraction = v.get_double("lcb_min");
                    const double temp = v.get_double("temp");
                    const int temp_moves = v.get_int("temp_moves");
                    selection.temperature = {temp, temp_moves > 0 ? 0.0 : temp, temp_moves, 0.0};

@@ -43,6 +43,10 @@ TEST(Match, BadInputIsExplained) {
   EXPECT_THROW(play_match(*game, {"random", "nobody", 2, 1, 1, 0}), util::UsageError);
   EXPECT_THROW(play_match(*game, {"random", "random", 0, 1, 1, 0}), util::UsageError);
   EXPECT_THROW(make_player("mcts:sims=0", *game, 1), util::UsageError);
+  EXPECT_THROW(make_player("mcts:sims=10,select=lcb,lcb_z=-1", *game, 1), util::UsageError);
+  auto state = game->new_initial_state();
+  auto lcb = make_player("mcts:sims=50,select=lcb,lcb_z=5,lcb_min=0.15", *game, 1);
+  EXPECT_TRUE(state->is_legal(lcb->choose_action(*state, 0)));
 }
 
 TEST(Match, MaxMovesCutsGamesShortAsDraws) {
