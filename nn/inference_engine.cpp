@@ -30,6 +30,9 @@ InferenceEngine::InferenceEngine(const games::Game& game, PolicyValueNet net, In
   symmetries_per_position_ = options_.symmetries <= 0 ? available : std::min(options_.symmetries, available);
   symmetries_per_position_ = std::max(1, symmetries_per_position_);
   observation_.resize(static_cast<std::size_t>(obs_size_));
+  for (games::Symmetry sym : game.symmetries()) {
+    if (sym != games::Symmetry::kIdentity) other_symmetries_.push_back(sym);
+  }
   mapped_logits_.resize(static_cast<std::size_t>(policy_size_));
   mean_logits_.resize(static_cast<std::size_t>(policy_size_));
   mean_values_.resize(static_cast<std::size_t>(value_size_));
@@ -52,13 +55,9 @@ void InferenceEngine::forward(int rows) {
 }
 
 void InferenceEngine::choose_symmetries(std::uint64_t hash, std::vector<games::Symmetry>& out) const {
-  const std::vector<games::Symmetry>& all = game_.symmetries();
   out.clear();
   out.push_back(games::Symmetry::kIdentity);
-  std::vector<games::Symmetry> others;
-  for (games::Symmetry s : all) {
-    if (s != games::Symmetry::kIdentity) others.push_back(s);
-  }
+  const std::vector<games::Symmetry>& others = other_symmetries_;
   // A window of consecutive others starting where the hash says: every symmetry is used
   // equally often over many positions.
   const std::size_t start = others.empty() ? 0 : static_cast<std::size_t>(hash % others.size());

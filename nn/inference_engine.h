@@ -85,6 +85,7 @@ class InferenceEngine final : public mcts::Evaluator {
   int symmetries_per_position_ = 1;
   std::vector<float> observation_, mapped_logits_, mean_logits_, mean_values_;
   std::vector<games::Symmetry> chosen_;
+  std::vector<games::Symmetry> other_symmetries_;  // the game's, identity left out
   // Cache rows: key, generation, then policy_size_ logits and value_size_ values each.
   std::vector<std::uint64_t> cache_keys_;
   std::vector<std::uint32_t> cache_generation_;
