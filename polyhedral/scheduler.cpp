@@ -163,6 +163,26 @@ bool skews_without_parallelism(const isl::schedule& schedule) {
   return scan.skewed && !scan.outer_parallel;
 }
 
+bool skews(const isl::schedule& schedule) {
+  SkewScan scan;
+  isl_schedule_foreach_schedule_node_top_down(schedule.get(), &scan_node, &scan);
+  return scan.skewed;
+}
+
+int outermost_band_members(const isl::schedule& schedule) {
+  isl::schedule_node node = schedule.get_root();
+  while (isl_schedule_node_get_type(node.get()) != isl_schedule_node_band) {
+    const auto type = isl_schedule_node_get_type(node.get());
+    // Only single-child nodes lead to "the" outermost band; a sequence at the top has none.
+    if (type != isl_schedule_node_domain && type != isl_schedule_node_context && type != isl_schedule_node_mark &&
+        type != isl_schedule_node_filter)
+      return 0;
+    if (isl_schedule_node_n_children(node.get()) != 1) return 0;
+    node = node.child(0);
+  }
+  return static_cast<int>(isl_schedule_node_band_n_member(node.get()));
+}
+
 bool splits_streamed_nest(const Scop& scop, const isl::schedule& schedule, long stream_bytes, std::string& why) {
   if (stream_bytes <= 0) return false;
   // Only concrete sizes give byte counts (parametric ranges count as unbounded: no claim).
@@ -213,7 +233,24 @@ ScheduleResult compute_schedule(IslContext& ctx, const Scop& scop, const Depende
       std::string why;
       if (splits_streamed_nest(scop, s, options.stream_bytes, why))
         return {scop.schedule, "source order (isl's schedule rejected: " + why + ")"};
-      if (options.reject_useless_skew && skews_without_parallelism(s))
+      const bool useless_skew = options.reject_useless_skew && skews_without_parallelism(s);
+      if (options.deepen_outer_band) {
+        // Asking for an outer coincident (parallel) member makes isl end the outermost band
+        // at the first loop that carries a dependence: lu got (k) over 2-deep bands, swept
+        // once per k. Without that request it finds (i, k, j), tileable in 3-D (2x faster
+        // serially than the parallel-inner version on 2 cores). Taken only when it deepens
+        // the outer band without skewing, so stencils keep their parallel spatial loops.
+        const int depth = useless_skew ? 0 : outermost_band_members(s);
+        std::string alt_error;
+        isl::schedule alt = run_isl_scheduler(ctx, scop, validity, serialize, options, alt_error, false);
+        if (!alt.is_null() && outermost_band_members(alt) > depth && !skews(alt) && !find_violation(alt, validity)) {
+          std::string why;
+          if (!splits_streamed_nest(scop, alt, options.stream_bytes, why))
+            return {alt, std::string(serialize ? "isl (fusion=min" : "isl (fusion=max") +
+                             ", outer band deepened without outer coincidence)"};
+        }
+      }
+      if (useless_skew)
         return {scop.schedule, "source order (isl's schedule rejected: it skews loops but gains no outer parallel loop)"};
       return {s, serialize ? "isl (fusion=min)" : "isl (fusion=max)"};
     }

@@ -30,6 +30,9 @@ struct ScheduleOptions {
   // (0.2x gcc -O3); seidel-2d got a time-skewed wavefront parallel only inside a sequential
   // loop of 3150 steps (a barrier each: 0.05x).
   bool reject_useless_skew = true;
+  // Also try isl without an outer coincidence request and keep that schedule when its
+  // outermost band is deeper and unskewed (compute_schedule).
+  bool deepen_outer_band = true;
 };
 
 // One run of isl's scheduler (validity = proximity = coincidence = `validity`) under the
@@ -40,6 +43,9 @@ isl::schedule run_isl_scheduler(IslContext& ctx, const Scop& scop, const isl::un
                                 const ScheduleOptions& options, std::string& error, bool outer_coincidence = true);
 
 bool skews_without_parallelism(const isl::schedule& schedule);
+bool skews(const isl::schedule& schedule);
+// Members of the band reached from the root through single-child nodes (0: none).
+int outermost_band_members(const isl::schedule& schedule);
 
 // True when `schedule` puts in different loop nests two statements that share a loop in the
 // source and both read, without reuse, one array larger than `stream_bytes` (a matrix

@@ -160,8 +160,42 @@ TEST(Scheduler, BudgetExhaustionFallsBackToSourceOrder) {
   // which is rejected unless asked for).
   ScheduleOptions keep_skew;
   keep_skew.reject_useless_skew = false;
+  keep_skew.deepen_outer_band = false;
   EXPECT_EQ(compute_schedule(ctx, s, d, keep_skew).origin.rfind("isl", 0), 0u);
-  EXPECT_NE(compute_schedule(ctx, s, d, {}).origin.find("skews loops but gains no outer parallel loop"), std::string::npos);
+  ScheduleOptions plain;
+  plain.deepen_outer_band = false;
+  EXPECT_NE(compute_schedule(ctx, s, d, plain).origin.find("skews loops but gains no outer parallel loop"), std::string::npos);
+}
+
+TEST(Scheduler, DeepensTheOuterBandWhenOuterCoincidenceCutsIt) {
+  // lu: asking isl for an outer parallel member ends the outer band at k, and every k
+  // sweeps the trailing matrix again; without that request isl finds a 3-deep permutable
+  // band, which tiling turns into cache reuse across k.
+  const std::string body =
+      "for (i = 0; i < 64; i++) {\n"
+      "  for (j = 0; j < i; j++) {\n"
+      "    for (k = 0; k < j; k++) A[i][j] -= A[i][k] * A[k][j];\n"
+      "    A[i][j] /= A[j][j];\n"
+      "  }\n"
+      "  for (j = i; j < 64; j++) for (k = 0; k < i; k++) A[i][j] -= A[i][k] * A[k][j];\n"
+      "}";
+  IslContext ctx;
+  Scop s = scop_of(ctx, body);
+  Dependences d = compute_dependences(s);
+  ScheduleOptions plain;
+  plain.deepen_outer_band = false;
+  ScheduleResult before = compute_schedule(ctx, s, d, plain);
+  EXPECT_EQ(before.origin, "isl (fusion=min)");
+  EXPECT_LT(outermost_band_members(before.schedule), 3) << isl_str(before.schedule);
+  ScheduleResult r = compute_schedule(ctx, s, d, {});
+  EXPECT_EQ(r.origin, "isl (fusion=min, outer band deepened without outer coincidence)");
+  EXPECT_EQ(outermost_band_members(r.schedule), 3) << isl_str(r.schedule);
+  EXPECT_FALSE(skews(r.schedule));
+  EXPECT_FALSE(find_violation(r.schedule, d.validity()));
+  // gemm's outer band is already 3 deep and parallel: nothing to deepen, isl's first answer stays.
+  Scop g = scop_of(ctx, "for (i = 0; i < 64; i++) for (j = 0; j < 64; j++) for (k = 0; k < 64; k++)\n"
+                        "  C[i][j] += A[i][k] * B[k][j];");
+  EXPECT_EQ(compute_schedule(ctx, g, compute_dependences(g), {}).origin, "isl (fusion=min)");
 }
 
 TEST(CacheInfo, ReadsSysfsLayout) {
@@ -294,6 +328,7 @@ TEST(Passes, LittleWorkPerForkStaysSequential) {
                           "  for (j = k + 1; j < 40; j++) A[i][j] -= A[i][k] * A[k][j];\n#pragma endscop\n";
   PolycOptions o;
   o.parallel = true;
+  o.schedule.deepen_outer_band = false;  // keep (k) over a parallel (i, j) band
   o.min_parallel_work = 1600;
   PolycResult r = polyc(src, o);
   EXPECT_EQ(r.output.find("omp parallel for"), std::string::npos) << r.output;
