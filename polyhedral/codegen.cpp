@@ -75,7 +75,7 @@ class Emitter {
         // A mark applies to the loop of its schedule dimension; when isl removed that loop
         // (a single iteration) the pragma is dropped, never moved to the loop below.
         const char* p = nullptr;
-        if (o_.openmp && name == kParallelMark) p = kParallelMark;
+        if (o_.openmp && name.rfind(kParallelMark, 0) == 0) p = name.c_str();  // with its reduction clauses
         if (o_.openmp && name == kSimdMark) p = kSimdMark;
         node(c, depth, p, p ? prefix_ + std::to_string(loop) : "");
         isl_ast_node_free(c);

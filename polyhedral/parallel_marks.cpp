@@ -11,6 +11,7 @@
 #include "polyhedral/isl_context.h"
 #include "polyhedral/legality.h"
 #include "polyhedral/loop_order.h"
+#include "polyhedral/reductions.h"
 #include "polyhedral/register_tiling.h"
 
 namespace pz::poly {
@@ -22,9 +23,9 @@ int members(const isl::schedule_node& n) { return static_cast<int>(isl_schedule_
 
 // The mark carries the schedule depth of the loop it means: when isl drops that loop (a
 // single iteration) the code generator must not put the pragma on the loop below it.
-isl::schedule_node insert_mark(isl::schedule_node node, const char* name) {
+isl::schedule_node insert_mark(isl::schedule_node node, const std::string& name) {
   intptr_t depth = isl_schedule_node_get_schedule_depth(node.get());
-  isl_id* id = isl_id_alloc(isl_schedule_node_get_ctx(node.get()), name, reinterpret_cast<void*>(depth));
+  isl_id* id = isl_id_alloc(isl_schedule_node_get_ctx(node.get()), name.c_str(), reinterpret_cast<void*>(depth));
   return isl::manage(isl_schedule_node_insert_mark(node.release(), id));
 }
 
@@ -69,7 +70,7 @@ long long work_per_entry(const isl::schedule_node& band) {
 }
 
 isl::schedule_node parallel_walk(isl::schedule_node node, const isl::union_map& deps, std::vector<std::string>& log,
-                                 long long min_work) {
+                                 long long min_work, const Scop* scop) {
   if (is_band(node) && min_work > 0) {
     long long w = work_per_entry(node);
     if (w >= 0 && w < min_work) {
@@ -84,30 +85,42 @@ isl::schedule_node parallel_walk(isl::schedule_node node, const isl::union_map& 
   if (is_band(node)) {
     int n = members(node);
     bool permutable = isl_schedule_node_band_get_permutable(node.get()) == isl_bool_true;
-    for (int p = 0; p < n; ++p) {
-      if (p > 0 && !permutable) break;
-      isl::schedule_node candidate = node;
-      if (p > 0) {
-        std::vector<int> perm = {p};
-        for (int m = 0; m < n; ++m)
-          if (m != p) perm.push_back(m);
-        candidate = permute_band(node, perm);
+    // A member parallel as it stands is preferred to one that needs reductions.
+    for (bool with_reductions : {false, true}) {
+      if (with_reductions && !scop) break;
+      for (int p = 0; p < n; ++p) {
+        if (p > 0 && !permutable) break;
+        isl::schedule_node candidate = node;
+        if (p > 0) {
+          std::vector<int> perm = {p};
+          for (int m = 0; m < n; ++m)
+            if (m != p) perm.push_back(m);
+          candidate = permute_band(node, perm);
+        }
+        if (band_member_is_degenerate(candidate, 0)) continue;
+        std::string pragma = kParallelMark;
+        if (!with_reductions) {
+          if (!band_member_is_parallel(candidate, 0, deps)) continue;
+        } else {
+          auto clause = reduction_clause(candidate, *scop);
+          if (!clause) continue;
+          pragma += " " + *clause;
+        }
+        node = n > 1 ? split(candidate, 1) : candidate;
+        node = insert_mark(node, pragma);
+        std::string line = "parallel: member ";
+        line += std::to_string(p);
+        line += " of a band of ";
+        line += std::to_string(n);
+        line += p > 0 ? " moved outermost and marked '" : " marked '";
+        line += pragma;
+        line += '\'';
+        log.push_back(line);
+        return node;  // one parallel loop per nest: nothing below is marked
       }
-      if (!band_member_is_parallel(candidate, 0, deps) || band_member_is_degenerate(candidate, 0)) continue;
-      node = n > 1 ? split(candidate, 1) : candidate;
-      node = insert_mark(node, kParallelMark);
-      std::string line = "parallel: member ";
-      line += std::to_string(p);
-      line += " of a band of ";
-      line += std::to_string(n);
-      line += p > 0 ? " moved outermost and marked '" : " marked '";
-      line += kParallelMark;
-      line += '\'';
-      log.push_back(line);
-      return node;  // one parallel loop per nest: nothing below is marked
     }
   }
-  return for_children(node, [&](isl::schedule_node c) { return parallel_walk(c, deps, log, min_work); });
+  return for_children(node, [&](isl::schedule_node c) { return parallel_walk(c, deps, log, min_work, scop); });
 }
 
 isl::schedule_node simd_walk(isl::schedule_node node, const isl::union_map& deps, std::vector<std::string>& log,
@@ -150,8 +163,8 @@ isl::schedule_node simd_walk(isl::schedule_node node, const isl::union_map& deps
 }  // namespace
 
 isl::schedule mark_parallel_loops(const isl::schedule& schedule, const isl::union_map& deps, std::vector<std::string>& log,
-                                  long long min_work) {
-  return parallel_walk(schedule.get_root(), deps, log, min_work).get_schedule();
+                                  long long min_work, const Scop* reductions_of) {
+  return parallel_walk(schedule.get_root(), deps, log, min_work, reductions_of).get_schedule();
 }
 
 isl::schedule mark_simd_loops(const isl::schedule& schedule, const isl::union_map& deps, std::vector<std::string>& log) {

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "polyhedral/scop.h"
+
 namespace pz::poly {
 
 inline constexpr const char* kParallelMark = "omp parallel for";
@@ -25,8 +27,12 @@ inline int mark_loop_depth(isl_id* mark) { return static_cast<int>(reinterpret_c
 // long sequential one (lu's and cholesky's k, a stencil's time loop) pays a barrier per
 // outer iteration, which on this 2-vCPU shared machine cost more than the work it splits
 // (lu at N=800: 0.62 s on 1 thread, 8.2 s on 2). Parametric sizes are marked as before.
+//
+// With `reductions_of` (the scop the schedule is for), a loop that carries dependences only
+// through reductions (reductions.h) is marked too, as "omp parallel for reduction(...)":
+// a mark whose name starts with kParallelMark is the whole pragma.
 isl::schedule mark_parallel_loops(const isl::schedule& schedule, const isl::union_map& deps, std::vector<std::string>& log,
-                                  long long min_work = 0);
+                                  long long min_work = 0, const Scop* reductions_of = nullptr);
 isl::schedule mark_simd_loops(const isl::schedule& schedule, const isl::union_map& deps, std::vector<std::string>& log);
 
 }  // namespace pz::poly

@@ -1,0 +1,143 @@
+#include "polyhedral/reductions.h"
+
+#include <isl/fixed_box.h>
+#include <isl/map.h>
+#include <isl/val.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "polyhedral/dependences.h"
+#include "polyhedral/expr.h"
+#include "polyhedral/isl_context.h"
+#include "polyhedral/legality.h"
+
+namespace pz::poly {
+
+namespace {
+
+bool touches(const Expr& e, const std::string& array) {
+  bool found = false;
+  visit(std::make_shared<const Expr>(e), [&](const ExprPtr& x) {
+    if ((x->kind == Expr::Kind::kAccess || x->kind == Expr::Kind::kName) && x->text == array) found = true;
+  });
+  return found;
+}
+
+std::string array_of(const Expr& lhs) { return lhs.text; }
+
+// "[lo:len]" of the elements of `array` that `statement_names` access below the band, or
+// "" when the box is not constant.
+std::string section(const isl::union_set& domain, const Scop& scop, const std::string& array) {
+  isl::union_map accessed = isl::union_map::empty(scop.ctx);
+  for (const auto& s : scop.statements)
+    for (const auto& a : s.accesses)
+      if (a.array == array) accessed = accessed.unite(isl::union_map(a.relation));
+  isl::union_set elements = accessed.intersect_domain(domain).range();
+  auto sets = sets_of(elements);
+  if (sets.size() != 1) return "";
+  isl::map m = isl::manage(isl_map_from_range(sets[0].copy()));
+  isl_fixed_box* box = isl_map_get_range_simple_fixed_box_hull(m.get());
+  std::string out;
+  if (isl_fixed_box_is_valid(box) == isl_bool_true) {
+    isl_multi_aff* offset = isl_fixed_box_get_offset(box);
+    isl_multi_val* size = isl_fixed_box_get_size(box);
+    isl_aff* lo = isl_multi_aff_get_aff(offset, 0);
+    isl_val* n = isl_multi_val_get_val(size, 0);
+    if (isl_aff_is_cst(lo) == isl_bool_true) {
+      isl_val* c = isl_aff_get_constant_val(lo);
+      if (isl_val_is_int(c) == isl_bool_true) {
+        std::ostringstream text;  // (not operator+: gcc 12 warns falsely on it here)
+        text << '[' << isl_val_get_num_si(c) << ':' << isl_val_get_num_si(n) << ']';
+        out = text.str();
+      }
+      isl_val_free(c);
+    }
+    isl_aff_free(lo);
+    isl_val_free(n);
+    isl_multi_aff_free(offset);
+    isl_multi_val_free(size);
+  }
+  isl_fixed_box_free(box);
+  return out;
+}
+
+}  // namespace
+
+std::optional<Reduction> statement_reduction(const Statement& s) {
+  if (!s.lhs || !s.rhs) return std::nullopt;
+  const std::string x = array_of(*s.lhs);
+  Reduction r{x, '+'};
+  if (s.op == "+=" || s.op == "-=" || s.op == "*=") {
+    if (touches(*s.rhs, x)) return std::nullopt;
+    r.op = s.op[0] == '*' ? '*' : '+';
+    return r;
+  }
+  if (s.op != "=" || s.rhs->kind != Expr::Kind::kBinary || s.rhs->args.size() != 2) return std::nullopt;
+  const std::string& op = s.rhs->text;
+  if (op != "+" && op != "-" && op != "*") return std::nullopt;
+  const std::string target = to_c(*s.lhs);
+  const Expr& left = *s.rhs->args[0];
+  const Expr& right = *s.rhs->args[1];
+  const Expr* other = nullptr;
+  if (to_c(left) == target) other = &right;
+  else if (op != "-" && to_c(right) == target) other = &left;
+  if (!other || touches(*other, x)) return std::nullopt;
+  r.op = op == "*" ? '*' : '+';
+  return r;
+}
+
+std::optional<std::string> reduction_clause(const isl::schedule_node& band, const Scop& scop) {
+  const isl::union_set domain = node_domain(band);
+  std::set<std::string> below;
+  for (const isl::set& s : sets_of(domain)) below.insert(isl_set_get_tuple_name(s.get()));
+  // Candidate arrays, each with its operator; an array also touched otherwise is dropped.
+  std::map<std::string, char> candidates;
+  std::set<std::string> excluded;
+  for (const auto& s : scop.statements) {
+    if (!below.count(s.name)) continue;
+    auto r = statement_reduction(s);
+    if (r && !excluded.count(r->array)) {
+      auto [it, fresh] = candidates.emplace(r->array, r->op);
+      if (!fresh && it->second != r->op) excluded.insert(r->array);
+    }
+  }
+  for (const auto& s : scop.statements) {
+    if (!below.count(s.name)) continue;
+    auto r = statement_reduction(s);
+    for (const auto& a : s.accesses)
+      if (candidates.count(a.array) && !(r && r->array == a.array)) excluded.insert(a.array);
+  }
+  for (const auto& x : excluded) candidates.erase(x);
+  if (candidates.empty()) return std::nullopt;
+
+  std::string clause;
+  for (const auto& [array, op] : candidates) {
+    const Array* decl = scop.array(array);
+    if (!decl || decl->rank > 1) return std::nullopt;
+    std::string item = array;
+    if (decl->rank == 1) {
+      const std::string range = section(domain, scop, array);
+      if (range.empty()) return std::nullopt;
+      item += range;
+    }
+    if (!clause.empty()) clause += ' ';
+    clause += std::string("reduction(") + op + ":" + item + ")";
+  }
+  // Each thread's private copy stands in for the reduction accesses: without them, the
+  // loop must carry nothing.
+  Scop privatized = scop;
+  for (auto& s : privatized.statements) {
+    if (!below.count(s.name)) continue;
+    std::vector<Access> kept;
+    for (const auto& a : s.accesses)
+      if (!candidates.count(a.array)) kept.push_back(a);
+    s.accesses = std::move(kept);
+  }
+  const isl::union_map deps = compute_dependences(privatized).validity();
+  if (!band_member_is_parallel(band, 0, deps)) return std::nullopt;
+  return clause;
+}
+
+}  // namespace pz::poly

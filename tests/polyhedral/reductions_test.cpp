@@ -1,0 +1,109 @@
+// Reductions (polyhedral/reductions.h): which statements are reductions, which loops they
+// make parallel, and that the generated OpenMP reduction runs right with 2 threads.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "polyhedral/c_frontend.h"
+#include "polyhedral/isl_context.h"
+#include "polyhedral/polyc.h"
+#include "polyhedral/reductions.h"
+#include "tests/polyhedral/compile_run.h"
+
+namespace pz::poly {
+namespace {
+
+Scop scop_of(IslContext& ctx, const std::string& body) {
+  auto regions = parse_c_regions("#pragma scop\n" + body + "\n#pragma endscop\n");
+  return lower(ctx.ctx(), *regions.at(0).tree, regions.at(0).options);
+}
+
+std::optional<Reduction> first_statement(const std::string& body) {
+  IslContext ctx;
+  Scop s = scop_of(ctx, body);
+  return statement_reduction(s.statements.at(0));
+}
+
+TEST(Reductions, RecognisesAssociativeUpdatesOfOneElement) {
+  auto a = first_statement("for (i = 0; i < 9; i++) for (j = 0; j < 9; j++) s[j] = s[j] + r[i] * A[i][j];");
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->array, "s");
+  EXPECT_EQ(a->op, '+');
+  auto b = first_statement("for (i = 0; i < 9; i++) q[0] += A[i][0];");
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->op, '+');
+  auto c = first_statement("for (i = 0; i < 9; i++) x = 2.0 * x;");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->array, "x");
+  EXPECT_EQ(c->op, '*');
+  auto d = first_statement("for (i = 0; i < 9; i++) s[0] = s[0] - A[i][0];");
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->op, '+');  // a sum of negated terms
+
+  // Not reductions: the order of the operands matters, or the update reads other elements.
+  EXPECT_FALSE(first_statement("for (i = 0; i < 9; i++) s[0] = A[i][0] - s[0];"));
+  EXPECT_FALSE(first_statement("for (i = 1; i < 9; i++) s[i] = s[i] + s[i - 1];"));
+  EXPECT_FALSE(first_statement("for (i = 0; i < 9; i++) s[0] = s[0] / A[i][0];"));
+  EXPECT_FALSE(first_statement("for (i = 0; i < 9; i++) s[0] = A[i][0];"));
+}
+
+// bicg in source order: the i loop carries s[j]'s sums, and nothing else.
+const char* kBicg =
+    "#include <stdio.h>\n#define N 70\n#define M 60\nstatic double A[N][M], r[N], p[M], s[M], q[N];\n"
+    "int main(void) {\n  int i, j;\n"
+    "  for (i = 0; i < N; i++) { r[i] = (i % 7) / 7.0; for (j = 0; j < M; j++) A[i][j] = ((i * (j + 1)) % N) / (double)N; }\n"
+    "  for (j = 0; j < M; j++) p[j] = (j % 5) / 5.0;\n"
+    "#pragma scop\n"
+    "  for (i = 0; i < M; i++) s[i] = 0;\n"
+    "  for (i = 0; i < N; i++) {\n    q[i] = 0.0;\n    for (j = 0; j < M; j++) {\n"
+    "      s[j] = s[j] + r[i] * A[i][j];\n      q[i] = q[i] + A[i][j] * p[j];\n    }\n  }\n"
+    "#pragma endscop\n"
+    "  for (j = 0; j < M; j++) printf(\"%.12f\\n\", s[j]);\n  for (i = 0; i < N; i++) printf(\"%.12f\\n\", q[i]);\n"
+    "  return 0;\n}\n";
+
+PolycOptions source_order_parallel() {
+  PolycOptions o;
+  o.schedule.use_isl = false;  // keep the fused i-j nest: only a reduction makes i parallel
+  o.tile.mode = TileOptions::Mode::kOff;
+  o.parallel = true;
+  o.min_parallel_work = 0;
+  return o;
+}
+
+TEST(Reductions, MarkTheLoopTheyMakeParallelAndRunRightOnTwoThreads) {
+  PolycResult r = polyc(kBicg, source_order_parallel());
+  EXPECT_NE(r.output.find("#pragma omp parallel for reduction(+:s[0:60])\n  for (int c0 = 0; c0 <= 69; c0++)"),
+            std::string::npos)
+      << r.output;
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("pz_poly_reductions_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto original = test_support::compile_and_run(dir, "original", kBicg, "-O1 -fopenmp -Wall -Wextra -Wno-unknown-pragmas -Werror");
+  auto transformed = test_support::compile_and_run(dir, "transformed", r.output, "-O1 -fopenmp -Wall -Wextra -Werror");
+  ASSERT_TRUE(original.ok) << original.error;
+  ASSERT_TRUE(transformed.ok) << transformed.error << r.output;
+  // Sums of 70 terms in another order: the printed 12 decimals agree.
+  EXPECT_EQ(original.output, transformed.output);
+  fs::remove_all(dir);
+}
+
+TEST(Reductions, AnArrayReadOutsideItsUpdatesKeepsTheLoopSequential) {
+  // t[j] is also read by the second statement: a private partial sum would be wrong there.
+  const std::string src =
+      "#pragma scop\nfor (i = 0; i < 50; i++) for (j = 0; j < 40; j++) {\n"
+      "  t[j] = t[j] + A[i][j];\n  B[i][j] = t[j];\n}\n#pragma endscop\n";
+  PolycResult r = polyc(src, source_order_parallel());
+  EXPECT_EQ(r.output.find("reduction"), std::string::npos) << r.output;
+  // A 2-D accumulator is not handled (no sections of rank 2).
+  const std::string gemm_k_outer =
+      "#pragma scop\nfor (k = 0; k < 30; k++) for (i = 0; i < 20; i++) for (j = 0; j < 20; j++)\n"
+      "  C[i][j] += A[i][k] * B[k][j];\n#pragma endscop\n";
+  PolycResult g = polyc(gemm_k_outer, source_order_parallel());
+  EXPECT_EQ(g.output.find("reduction"), std::string::npos) << g.output;
+  EXPECT_NE(g.output.find("omp parallel for"), std::string::npos) << g.output;  // i, plainly parallel
+}
+
+}  // namespace
+}  // namespace pz::poly
