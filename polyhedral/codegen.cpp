@@ -5,6 +5,7 @@
 #include <isl/id.h>
 #include <isl/val.h>
 
+#include <cstring>
 #include <map>
 #include <set>
 #include <sstream>
@@ -77,7 +78,16 @@ class Emitter {
         const char* p = nullptr;
         if (o_.openmp && name.rfind(kParallelMark, 0) == 0) p = name.c_str();  // with its reduction clauses
         if (o_.openmp && name == kSimdMark) p = kSimdMark;
-        node(c, depth, p, p ? prefix_ + std::to_string(loop) : "");
+        const std::string iterator = prefix_ + std::to_string(loop);
+        // A one-loop band both parallel and innermost carries both marks, the parallel one
+        // outside: one combined pragma ("omp parallel for simd reduction(...)").
+        std::string combined;
+        if (p && pragma && pragma_iterator == iterator && p == std::string(kSimdMark)) {
+          const std::string outer = pragma;
+          combined = outer.substr(0, std::strlen(kParallelMark)) + " simd" + outer.substr(std::strlen(kParallelMark));
+          p = combined.c_str();
+        }
+        node(c, depth, p, p ? iterator : "");
         isl_ast_node_free(c);
         break;
       }

@@ -25,8 +25,8 @@ inline int mark_loop_depth(isl_id* mark) { return static_cast<int>(reinterpret_c
 // With concrete sizes and min_work > 0, a loop is marked only when each entry into it (each
 // fork/join) has at least min_work statement instances below it: a parallel loop inside a
 // long sequential one (lu's and cholesky's k, a stencil's time loop) pays a barrier per
-// outer iteration, which on this 2-vCPU shared machine cost more than the work it splits
-// (lu at N=800: 0.62 s on 1 thread, 8.2 s on 2). Parametric sizes are marked as before.
+// outer iteration, which must stay small against the work it splits (polyc.h's default;
+// polyhedral/README.md has the measurements). Parametric sizes are marked as before.
 //
 // With `reductions_of` (the scop the schedule is for), a loop that carries dependences only
 // through reductions (reductions.h) is marked too, as "omp parallel for reduction(...)":

@@ -22,8 +22,8 @@ struct PolycOptions {
   bool vectorize = false;  // mark innermost parallel loops `omp simd`
   int unroll_jam = 4;      // register tiling factor of the innermost band (< 2: off)
   // Statement instances per fork/join below which a loop stays sequential (concrete sizes
-  // only; 0: mark every parallel loop). See mark_parallel_loops().
-  long long min_parallel_work = 1LL << 22;
+  // only; 0: mark every parallel loop). See mark_parallel_loops() and polyhedral/README.md.
+  long long min_parallel_work = 1LL << 16;
   // Footprints and data movement for the report (exact counts when sizes are concrete),
   // under an isl operation budget (0: none); over budget, the report says so.
   bool data_movement = true;

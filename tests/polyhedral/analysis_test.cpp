@@ -256,6 +256,17 @@ TEST(Codegen, PragmaOfADroppedLoopIsDropped) {
   EXPECT_EQ(loop.find("<= 21"), std::string::npos) << out;  // not the i loop (0..21)
 }
 
+TEST(Codegen, AOneLoopBandBothParallelAndInnermostGetsOneCombinedPragma) {
+  PolycOptions o;
+  o.parallel = true;
+  o.vectorize = true;
+  o.min_parallel_work = 0;
+  o.tile.mode = TileOptions::Mode::kOff;
+  PolycResult r = polyc("#pragma scop\nfor (i = 0; i < 100; i++) a[i] = b[i] * 2.0;\n#pragma endscop\n", o);
+  EXPECT_NE(r.output.find("#pragma omp parallel for simd\n  for (int c0 = 0; c0 <= 99; c0++)"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("#pragma omp simd"), std::string::npos) << r.output;
+}
+
 TEST(RegisterTiling, GemmUnrollsTheReductionInsideTheVectorLoop) {
   const std::string src =
       "#define N 64\nstatic double A[N][N], B[N][N], C[N][N];\nvoid f(void) {\n  int i, j, k;\n#pragma scop\n"
