@@ -17,6 +17,9 @@ namespace pz::poly {
 
 namespace {
 
+// Private copies above this would risk the threads' stacks (OMP_STACKSIZE is often 2-8 MB).
+constexpr long long kMaxPrivateBytes = 256 * 1024;
+
 bool touches(const Expr& e, const std::string& array) {
   bool found = false;
   visit(std::make_shared<const Expr>(e), [&](const ExprPtr& x) {
@@ -29,7 +32,7 @@ std::string array_of(const Expr& lhs) { return lhs.text; }
 
 // "[lo:len]" of the elements of `array` that `statement_names` access below the band, or
 // "" when the box is not constant.
-std::string section(const isl::union_set& domain, const Scop& scop, const std::string& array) {
+std::string section(const isl::union_set& domain, const Scop& scop, const std::string& array, long long& length) {
   isl::union_map accessed = isl::union_map::empty(scop.ctx);
   for (const auto& s : scop.statements)
     for (const auto& a : s.accesses)
@@ -49,7 +52,8 @@ std::string section(const isl::union_set& domain, const Scop& scop, const std::s
       isl_val* c = isl_aff_get_constant_val(lo);
       if (isl_val_is_int(c) == isl_bool_true) {
         std::ostringstream text;  // (not operator+: gcc 12 warns falsely on it here)
-        text << '[' << isl_val_get_num_si(c) << ':' << isl_val_get_num_si(n) << ']';
+        length = isl_val_get_num_si(n);
+        text << '[' << isl_val_get_num_si(c) << ':' << length << ']';
         out = text.str();
       }
       isl_val_free(c);
@@ -118,8 +122,10 @@ std::optional<std::string> reduction_clause(const isl::schedule_node& band, cons
     if (!decl || decl->rank > 1) return std::nullopt;
     std::string item = array;
     if (decl->rank == 1) {
-      const std::string range = section(domain, scop, array);
-      if (range.empty()) return std::nullopt;
+      long long length = 0;
+      const std::string range = section(domain, scop, array, length);
+      // OpenMP runtimes keep each thread's private copy of a section on its stack.
+      if (range.empty() || length * decl->element_bytes() > kMaxPrivateBytes) return std::nullopt;
       item += range;
     }
     if (!clause.empty()) clause += ' ';

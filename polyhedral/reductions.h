@@ -10,8 +10,9 @@
 // then added in another order: results agree within rounding, not bit for bit.
 //
 // The clause names scalars directly and one-dimensional arrays by the section the loop
-// touches (`y[0:4200]`); that section must have constant bounds (concrete sizes), and
-// arrays of higher rank are not handled.
+// touches (`y[0:4200]`); that section must have constant bounds (concrete sizes) and at
+// most 256 KiB (each thread's private copy lives on its stack), and arrays of higher rank
+// are not handled.
 #pragma once
 
 #include <isl/cpp.h>

@@ -103,6 +103,10 @@ TEST(Reductions, AnArrayReadOutsideItsUpdatesKeepsTheLoopSequential) {
   PolycResult g = polyc(gemm_k_outer, source_order_parallel());
   EXPECT_EQ(g.output.find("reduction"), std::string::npos) << g.output;
   EXPECT_NE(g.output.find("omp parallel for"), std::string::npos) << g.output;  // i, plainly parallel
+  // A section too large for a thread's stack (8 MB of doubles) stays shared and sequential.
+  const std::string big =
+      "#pragma scop\nfor (i = 0; i < 4; i++) for (j = 0; j < 1000000; j++) s[j] = s[j] + A[i][j];\n#pragma endscop\n";
+  EXPECT_EQ(polyc(big, source_order_parallel()).output.find("reduction"), std::string::npos);
 }
 
 }  // namespace
