@@ -1,4 +1,4 @@
-// polyzero polyc IN.c -o OUT.c [--tile auto|off|N,N,...] [--parallel] [--vectorize] [--unroll-jam N]
+// polyzero polyc IN.c -o OUT.c [--tile auto|auto1|off|N,N,...[/N,N,...]] [--parallel] [--vectorize] [--unroll-jam N]
 //                              [--fusion min|max] [--no-isl] [--report] [--json]
 // Source-to-source polyhedral optimisation of the `#pragma scop` regions of a C file
 // (polyhedral/polyc.h). The report goes to stdout (or OUT.c does when -o is '-').
@@ -25,23 +25,33 @@ std::string read_all(const std::string& path) {
   return text.str();
 }
 
+std::vector<long> parse_tile_sizes(const std::string& text) {
+  std::vector<long> sizes;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, ',')) {
+    auto v = util::parse_int(util::trim(part));
+    if (!v || *v < 1 || *v > 1'000'000)
+      throw util::UsageError("--tile: '" + part +
+                             "' is not a tile size (expected auto, auto1, off, N,N,... or N,N,.../N,N,...)");
+    sizes.push_back(static_cast<long>(*v));
+  }
+  if (sizes.empty()) throw util::UsageError("--tile: expected auto, auto1, off, N,N,... or N,N,.../N,N,...");
+  return sizes;
+}
+
 poly::TileOptions parse_tile(const std::string& text) {
   poly::TileOptions t;
-  if (text == "auto") {
+  if (text == "auto" || text == "auto1") {
     t.mode = poly::TileOptions::Mode::kAuto;
+    t.l1_tiles = text == "auto";
   } else if (text == "off") {
     t.mode = poly::TileOptions::Mode::kOff;
   } else {
     t.mode = poly::TileOptions::Mode::kFixed;
-    std::string part;
-    std::istringstream in(text);
-    while (std::getline(in, part, ',')) {
-      auto v = util::parse_int(util::trim(part));
-      if (!v || *v < 1 || *v > 1'000'000)
-        throw util::UsageError("--tile: '" + part + "' is not a tile size (expected auto, off or positive integers N,N,...)");
-      t.sizes.push_back(static_cast<long>(*v));
-    }
-    if (t.sizes.empty()) throw util::UsageError("--tile: expected auto, off or N,N,...");
+    const size_t slash = text.find('/');
+    t.sizes = parse_tile_sizes(text.substr(0, slash));
+    if (slash != std::string::npos) t.inner_sizes = parse_tile_sizes(text.substr(slash + 1));
   }
   t.cache = poly::CacheInfo::detect();
   return t;
@@ -60,7 +70,7 @@ void add_polyc_command(CLI::App& app) {
   auto args = std::make_shared<Args>();
   cmd->add_option("input", args->input, "C file with #pragma scop ... #pragma endscop regions")->required();
   cmd->add_option("-o,--output", args->output, "output C file ('-' for stdout)")->required();
-  cmd->add_option("--tile", args->tile, "tile sizes: auto (from the cache sizes), off, or N,N,...")->capture_default_str();
+  cmd->add_option("--tile", args->tile, "tile sizes: auto (L2 tiles with L1 tiles inside, from the cache sizes), auto1 (L2 tiles only), off, N,N,... (one level) or N,N,.../N,N,... (outer/inner)")->capture_default_str();
   cmd->add_option("--fusion", args->fusion, "isl fusion: min (separate SCCs, deeper bands) or max")
       ->check(CLI::IsMember({"min", "max"}))
       ->capture_default_str();

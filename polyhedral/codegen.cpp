@@ -3,8 +3,10 @@
 #include <isl/ast.h>
 #include <isl/ast_build.h>
 #include <isl/id.h>
+#include <isl/id_to_ast_expr.h>
 #include <isl/val.h>
 
+#include <cctype>
 #include <cstring>
 #include <map>
 #include <set>
@@ -13,6 +15,7 @@
 
 #include "polyhedral/isl_context.h"
 #include "polyhedral/parallel_marks.h"
+#include "polyhedral/reductions.h"
 
 namespace pz::poly {
 
@@ -48,7 +51,8 @@ std::string strip(const std::string& s) {
 
 class Emitter {
  public:
-  Emitter(const Scop& scop, const CodegenOptions& o, std::string prefix) : scop_(scop), o_(o), prefix_(std::move(prefix)) {
+  Emitter(const Scop& scop, const CodegenOptions& o, std::string prefix, std::string accumulator)
+      : scop_(scop), o_(o), prefix_(std::move(prefix)), accumulator_(std::move(accumulator)) {
     for (const auto& s : scop.statements) stmts_[s.name] = &s;
   }
 
@@ -81,6 +85,14 @@ class Emitter {
         const std::string iterator = prefix_ + std::to_string(loop);
         // A one-loop band both parallel and innermost carries both marks, the parallel one
         // outside: one combined pragma ("omp parallel for simd reduction(...)").
+        if (o_.openmp && name.rfind(kAccumulateMark, 0) == 0 && !(pragma && pragma_iterator == iterator)) {
+          std::set<std::string> statements;
+          std::istringstream words(name.substr(std::strlen(kAccumulateMark)));
+          for (std::string w; words >> w;) statements.insert(w);
+          emit_accumulating(c, depth, iterator, statements);
+          isl_ast_node_free(c);
+          break;
+        }
         std::string combined;
         if (p && pragma && pragma_iterator == iterator && p == std::string(kSimdMark)) {
           const std::string outer = pragma;
@@ -153,9 +165,9 @@ class Emitter {
     line(depth, "}");
   }
 
-  // The user node is a call S(e0, e1, ...): e_k is the value of the statement's k-th
-  // original iterator in terms of the new loops.
-  void emit_user(isl_ast_node* n, int depth) {
+  // A user node is a call S(e0, e1, ...): e_k is the value of the statement's k-th
+  // original iterator in terms of the new loops. Returns the statement and that renaming.
+  const Statement* user_statement(isl_ast_node* n, NameMap& rename) {
     isl_ast_expr* call = isl_ast_node_user_get_expr(n);
     isl_ast_expr* fn = isl_ast_expr_op_get_arg(call, 0);
     isl_id* id = isl_ast_expr_id_get_id(fn);
@@ -163,19 +175,120 @@ class Emitter {
     isl_id_free(id);
     isl_ast_expr_free(fn);
     const Statement* s = stmts_.at(name);
-    std::map<std::string, std::string> values;
+    auto values = std::make_shared<std::map<std::string, std::string>>();
     int nargs = isl_ast_expr_op_get_n_arg(call);
     for (int i = 1; i < nargs && i - 1 < static_cast<int>(s->iterators.size()); ++i) {
       isl_ast_expr* a = isl_ast_expr_op_get_arg(call, i);
-      values[s->iterators[i - 1]] = strip(expr(a));
+      (*values)[s->iterators[i - 1]] = strip(expr(a));
       isl_ast_expr_free(a);
     }
     isl_ast_expr_free(call);
-    line(depth, s->to_c([&](const std::string& v) -> std::optional<std::string> {
-      auto it = values.find(v);
-      if (it == values.end()) return std::nullopt;
+    rename = [values](const std::string& v) -> std::optional<std::string> {
+      auto it = values->find(v);
+      if (it == values->end()) return std::nullopt;
       return it->second;
-    }) + ";");
+    };
+    return s;
+  }
+
+  void emit_user(isl_ast_node* n, int depth) {
+    NameMap rename;
+    const Statement* s = user_statement(n, rename);
+    line(depth, s->to_c(rename) + ";");
+  }
+
+  // kAccumulateMark's loop, when it has the shape the mark promises (one statement, an
+  // update of an element that does not depend on the loop):
+  //   if (<the loop runs at least once>) {
+  //     T acc = X;
+  //     #pragma omp simd reduction(op:acc)
+  //     for (...) acc op= e;
+  //     X = acc;
+  //   }
+  // The guard keeps X from being touched (or even addressed) when the loop is empty.
+  // Returns false, having printed nothing, for any other shape.
+  bool emit_accumulating_for(isl_ast_node* f, int depth, const std::string& iterator,
+                             const std::set<std::string>& statements) {
+    if (isl_ast_node_get_type(f) != isl_ast_node_for || !canonical(f)) return false;
+    isl_ast_node* body = isl_ast_node_for_get_body(f);
+    bool ok = isl_ast_node_get_type(body) == isl_ast_node_user;
+    NameMap rename;
+    const Statement* s = ok ? user_statement(body, rename) : nullptr;
+    isl_ast_node_free(body);
+    std::optional<Update> update = s && statements.count(s->name) ? update_form(*s) : std::nullopt;
+    if (!update) return false;
+    const std::string target = pz::poly::to_c(*s->lhs, rename);
+    if (mentions(target, iterator)) return false;
+    const std::string statement = s->to_c(rename);
+    const Array* array = scop_.array(s->lhs->text);
+    isl_ast_expr* it = isl_ast_node_for_get_iterator(f);
+    if (name_of(it) != iterator) {
+      isl_ast_expr_free(it);
+      return false;
+    }
+    isl_ast_expr* init = isl_ast_node_for_get_init(f);
+    isl_ast_expr* cond = isl_ast_node_for_get_cond(f);
+    isl_ast_expr* inc = isl_ast_node_for_get_inc(f);
+    const std::string init_s = expr(init), inc_s = expr(inc), cond_s = strip(expr(cond));
+    isl_id_to_ast_expr* first = isl_id_to_ast_expr_alloc(isl_ast_node_get_ctx(f), 1);
+    first = isl_id_to_ast_expr_set(first, isl_ast_expr_id_get_id(it), isl_ast_expr_copy(init));
+    isl_ast_expr* runs = isl_ast_expr_substitute_ids(isl_ast_expr_copy(cond), first);
+    const std::string runs_s = strip(expr(runs));
+    isl_ast_expr_free(runs);
+    isl_ast_expr_free(it);
+    isl_ast_expr_free(init);
+    isl_ast_expr_free(cond);
+    isl_ast_expr_free(inc);
+    line(depth, "if (" + runs_s + ") {");
+    line(depth + 1, (array ? array->element_type : std::string("double")) + " " + accumulator_ + " = " + target + ";");
+    line(depth + 1, cat({"#pragma omp simd reduction(", std::string(1, update->op), ":", accumulator_, ")"}));
+    line(depth + 1, "for (" + o_.iterator_type + " " + iterator + " = " + init_s + "; " + cond_s + "; " + iterator +
+                        (inc_s == "1" ? "++" : " += " + inc_s) + ") {");
+    line(depth + 2, replace_all(statement, target, accumulator_) + ";");
+    line(depth + 1, "}");
+    line(depth + 1, target + " = " + accumulator_ + ";");
+    line(depth, "}");
+    return true;
+  }
+
+  // The code below a kAccumulateMark: its loops (one, or several in a block, beside the
+  // statements that take one value of the loop) each accumulate when they can.
+  void emit_accumulating(isl_ast_node* n, int depth, const std::string& iterator, const std::set<std::string>& statements) {
+    if (isl_ast_node_get_type(n) != isl_ast_node_block) {
+      if (!emit_accumulating_for(n, depth, iterator, statements)) node(n, depth);
+      return;
+    }
+    isl_ast_node_list* list = isl_ast_node_block_get_children(n);
+    for (int i = 0, k = isl_ast_node_list_n_ast_node(list); i < k; ++i) {
+      isl_ast_node* c = isl_ast_node_list_get_ast_node(list, i);
+      if (!emit_accumulating_for(c, depth, iterator, statements)) node(c, depth);
+      isl_ast_node_free(c);
+    }
+    isl_ast_node_list_free(list);
+  }
+
+  std::string name_of(isl_ast_expr* id_expr) {
+    isl_id* id = isl_ast_expr_id_get_id(id_expr);
+    std::string name = id ? isl_id_get_name(id) : "";
+    isl_id_free(id);
+    return name;
+  }
+
+  // Whether `name` occurs in `text` as a whole identifier.
+  static bool mentions(const std::string& text, const std::string& name) {
+    auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+      bool before = at > 0 && ident(text[at - 1]);
+      bool after = at + name.size() < text.size() && ident(text[at + name.size()]);
+      if (!before && !after) return true;
+    }
+    return false;
+  }
+
+  static std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+      text.replace(at, from.size(), to);
+    return text;
   }
 
   std::string arg(isl_ast_expr* e, int i) {
@@ -244,12 +357,13 @@ class Emitter {
   const Scop& scop_;
   const CodegenOptions& o_;
   std::string prefix_;  // generated iterators are prefix_ + schedule dimension
+  std::string accumulator_;  // the scalar of kAccumulateMark loops
   std::map<std::string, const Statement*> stmts_;
   std::ostringstream out_;
 };
 
-// Generated iterators must not capture a name the statements use.
-std::string iterator_prefix(const Scop& scop) {
+// Every name the statements use: generated names must not capture one.
+std::set<std::string> used_names(const Scop& scop) {
   std::set<std::string> used(scop.params.begin(), scop.params.end());
   for (const auto& a : scop.arrays) used.insert(a.name);
   for (const auto& s : scop.statements) {
@@ -259,6 +373,10 @@ std::string iterator_prefix(const Scop& scop) {
     add(s.lhs);
     add(s.rhs);
   }
+  return used;
+}
+
+std::string iterator_prefix(const std::set<std::string>& used) {
   for (std::string prefix : {"c", "pz_c", "pz_loop_c"}) {
     bool clash = false;
     for (const auto& u : used)
@@ -270,12 +388,19 @@ std::string iterator_prefix(const Scop& scop) {
   return "pz_loop_iterator_c";
 }
 
+std::string accumulator_name(const std::set<std::string>& used, const std::string& prefix) {
+  std::string name = "pz_acc";
+  while (used.count(name) || name.rfind(prefix, 0) == 0) name += '_';
+  return name;
+}
+
 }  // namespace
 
 std::string generate_c(const Scop& scop, const isl::schedule& schedule, const CodegenOptions& options) {
   isl_ctx* ctx = isl_schedule_get_ctx(schedule.get());
   isl_ast_build* build = isl_ast_build_from_context(scop.context.copy());
-  std::string prefix = iterator_prefix(scop);
+  const std::set<std::string> used = used_names(scop);
+  std::string prefix = iterator_prefix(used);
   isl_id_list* names = isl_id_list_alloc(ctx, 32);
   for (int i = 0; i < 32; ++i) names = isl_id_list_add(names, isl_id_alloc(ctx, (prefix + std::to_string(i)).c_str(), nullptr));
   build = isl_ast_build_set_iterators(build, names);
@@ -285,7 +410,7 @@ std::string generate_c(const Scop& scop, const isl::schedule& schedule, const Co
     const char* msg = isl_ctx_last_error_msg(ctx);
     throw std::runtime_error(std::string("isl AST generation failed: ") + (msg ? msg : "unknown error"));
   }
-  Emitter em(scop, options, prefix);
+  Emitter em(scop, options, prefix, accumulator_name(used, prefix));
   em.node(tree, 1);
   isl_ast_node_free(tree);
   return options.indent + "{\n" + em.str() + options.indent + "}\n";

@@ -5,6 +5,8 @@
 #include <isl/set.h>
 #include <isl/union_map.h>
 
+#include <vector>
+
 #include "polyhedral/isl_context.h"
 
 namespace pz::poly {
@@ -77,19 +79,40 @@ bool band_member_is_degenerate(const isl::schedule_node& band, int pos) {
   return true;
 }
 
-bool band_member_is_parallel(const isl::schedule_node& band, int pos, const isl::union_map& deps) {
+namespace {
+
+// For the pairs `relation` makes among the instances below `band`: the distance along
+// member `pos` of each pair whose loops above that member coincide, one set per schedule
+// space (the last dimension; the others are 0).
+std::vector<isl::set> distances_within_one_loop_run(const isl::schedule_node& band, int pos,
+                                                    const isl::union_map& relation) {
   isl::union_set dom = node_domain(band);
-  isl::union_map local = deps.intersect_domain(dom).intersect_range(dom);
-  if (local.is_empty()) return true;
+  isl::union_map local = relation.intersect_domain(dom).intersect_range(dom);
+  if (local.is_empty()) return {};
   isl::union_map f = schedule_through(band, pos);
-  isl::union_set delta = local.apply_domain(f).apply_range(f).deltas();
-  for (isl::set dset : sets_of(delta)) {
+  std::vector<isl::set> out;
+  for (isl::set dset : sets_of(local.apply_domain(f).apply_range(f).deltas())) {
     unsigned n = static_cast<unsigned>(isl_set_dim(dset.get(), isl_dim_set));
-    isl_set* outer_equal = dset.copy();
+    isl_set* outer_equal = dset.release();
     for (unsigned i = 0; i + 1 < n; ++i) outer_equal = isl_set_fix_si(outer_equal, isl_dim_set, i, 0);
-    isl::set same = isl::manage(outer_equal);
-    isl::set zero = isl::manage(isl_set_fix_si(same.copy(), isl_dim_set, n - 1, 0));
-    if (!same.is_subset(zero)) return false;
+    out.push_back(isl::manage(outer_equal));
+  }
+  return out;
+}
+
+}  // namespace
+
+bool relates_within_one_loop_run(const isl::schedule_node& band, int pos, const isl::union_map& relation) {
+  for (const isl::set& d : distances_within_one_loop_run(band, pos, relation))
+    if (!d.is_empty()) return true;
+  return false;
+}
+
+bool band_member_is_parallel(const isl::schedule_node& band, int pos, const isl::union_map& deps) {
+  for (const isl::set& d : distances_within_one_loop_run(band, pos, deps)) {
+    unsigned n = static_cast<unsigned>(isl_set_dim(d.get(), isl_dim_set));
+    isl::set zero = isl::manage(isl_set_fix_si(d.copy(), isl_dim_set, n - 1, 0));
+    if (!d.is_subset(zero)) return false;
   }
   return true;
 }

@@ -17,6 +17,10 @@ std::optional<std::string> find_violation(const isl::schedule& schedule, const i
 // the loops above (outer bands and members 0..pos-1) are fixed: the loop can run in parallel.
 bool band_member_is_parallel(const isl::schedule_node& band, int pos, const isl::union_map& deps);
 
+// True when `relation` (instance -> instance) relates two instances below `band` that share
+// the loops above member `pos` (any two iterations, or one, of one run of that loop).
+bool relates_within_one_loop_run(const isl::schedule_node& band, int pos, const isl::union_map& relation);
+
 // True when member `pos` of `band` takes a single value once the loops above it are fixed:
 // isl generates no loop for it, so marking it would mark nothing.
 bool band_member_is_degenerate(const isl::schedule_node& band, int pos);

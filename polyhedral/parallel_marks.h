@@ -19,6 +19,11 @@ namespace pz::poly {
 
 inline constexpr const char* kParallelMark = "omp parallel for";
 inline constexpr const char* kSimdMark = "omp simd";
+// "omp simd accumulate S1 S4": an innermost loop whose loops over one of these statements
+// alone run as scalar sums (reductions.h, accumulating_statements): the code generator
+// loads the element before such a loop, emits `omp simd reduction` on the scalar and
+// stores it after.
+inline constexpr const char* kAccumulateMark = "omp simd accumulate";
 
 inline int mark_loop_depth(isl_id* mark) { return static_cast<int>(reinterpret_cast<intptr_t>(isl_id_get_user(mark))); }
 
@@ -33,6 +38,9 @@ inline int mark_loop_depth(isl_id* mark) { return static_cast<int>(reinterpret_c
 // a mark whose name starts with kParallelMark is the whole pragma.
 isl::schedule mark_parallel_loops(const isl::schedule& schedule, const isl::union_map& deps, std::vector<std::string>& log,
                                   long long min_work = 0, const Scop* reductions_of = nullptr);
-isl::schedule mark_simd_loops(const isl::schedule& schedule, const isl::union_map& deps, std::vector<std::string>& log);
+// With `accumulations_of`, an innermost loop that is not parallel but has statements that
+// accumulate into one element each is marked kAccumulateMark.
+isl::schedule mark_simd_loops(const isl::schedule& schedule, const isl::union_map& deps, std::vector<std::string>& log,
+                              const Scop* accumulations_of = nullptr);
 
 }  // namespace pz::poly

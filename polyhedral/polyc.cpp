@@ -145,7 +145,7 @@ std::string transform_region(const ScopRegion& region, const PolycOptions& o, Sc
         s = checked("unroll-and-jam", s, validity, log, [&] { return register_tile(s, scop, o.unroll_jam, validity, log); });
     }
     if (o.parallel) s = checked("parallel", s, validity, log, [&] { return mark_parallel_loops(s, validity, log, o.min_parallel_work, &scop); });
-    if (o.vectorize) s = checked("vectorize", s, validity, log, [&] { return mark_simd_loops(s, validity, log); });
+    if (o.vectorize) s = checked("vectorize", s, validity, log, [&] { return mark_simd_loops(s, validity, log, &scop); });
     report.schedule = isl_str(s);
     if (o.data_movement)
       report.data_movement = analyze_data_movement(ctx, scop, deps, tiled, o.tile.cache, o.data_movement_budget, movement_note);

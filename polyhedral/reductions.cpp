@@ -12,6 +12,7 @@
 #include "polyhedral/expr.h"
 #include "polyhedral/isl_context.h"
 #include "polyhedral/legality.h"
+#include "polyhedral/loop_order.h"
 
 namespace pz::poly {
 
@@ -69,27 +70,60 @@ std::string section(const isl::union_set& domain, const Scop& scop, const std::s
 
 }  // namespace
 
-std::optional<Reduction> statement_reduction(const Statement& s) {
+std::optional<Update> update_form(const Statement& s) {
   if (!s.lhs || !s.rhs) return std::nullopt;
-  const std::string x = array_of(*s.lhs);
-  Reduction r{x, '+'};
-  if (s.op == "+=" || s.op == "-=" || s.op == "*=") {
-    if (touches(*s.rhs, x)) return std::nullopt;
-    r.op = s.op[0] == '*' ? '*' : '+';
-    return r;
-  }
+  if (s.op == "+=" || s.op == "-=" || s.op == "*=") return Update{s.op[0] == '*' ? '*' : '+', s.rhs.get()};
   if (s.op != "=" || s.rhs->kind != Expr::Kind::kBinary || s.rhs->args.size() != 2) return std::nullopt;
   const std::string& op = s.rhs->text;
   if (op != "+" && op != "-" && op != "*") return std::nullopt;
   const std::string target = to_c(*s.lhs);
-  const Expr& left = *s.rhs->args[0];
-  const Expr& right = *s.rhs->args[1];
+  const Expr* left = s.rhs->args[0].get();
+  const Expr* right = s.rhs->args[1].get();
   const Expr* other = nullptr;
-  if (to_c(left) == target) other = &right;
-  else if (op != "-" && to_c(right) == target) other = &left;
-  if (!other || touches(*other, x)) return std::nullopt;
-  r.op = op == "*" ? '*' : '+';
-  return r;
+  if (to_c(*left) == target) other = right;
+  else if (op != "-" && to_c(*right) == target) other = left;
+  if (!other) return std::nullopt;
+  return Update{op == "*" ? '*' : '+', other};
+}
+
+std::optional<Reduction> statement_reduction(const Statement& s) {
+  auto u = update_form(s);
+  if (!u || touches(*u->operand, array_of(*s.lhs))) return std::nullopt;
+  return Reduction{array_of(*s.lhs), u->op};
+}
+
+namespace {
+
+bool accumulates(const isl::schedule_node& band, int pos, const Statement& s, const Scop& scop) {
+  if (s.accesses.empty() || !s.accesses[0].write || !update_form(s)) return false;
+  const isl::map& target = s.accesses[0].relation;
+  if (access_stride(band, pos, target) != AccessStride::kInvariant) return false;
+  // s -> s' where s' reads the element s updates, the update's own read of it excepted
+  // (one read: a second one, `X = X + X`, is no sum).
+  isl::union_map reads_of_target = isl::union_map::empty(scop.ctx);
+  bool own_read_seen = false;
+  for (size_t i = 1; i < s.accesses.size(); ++i) {
+    const Access& a = s.accesses[i];
+    if (a.write) return false;
+    if (a.array != s.accesses[0].array) continue;
+    if (!own_read_seen && a.relation.is_equal(target)) {
+      own_read_seen = true;
+      continue;
+    }
+    reads_of_target = reads_of_target.unite(isl::union_map(target.apply_range(a.relation.reverse())));
+  }
+  return !relates_within_one_loop_run(band, pos, reads_of_target);
+}
+
+}  // namespace
+
+std::vector<std::string> accumulating_statements(const isl::schedule_node& band, int pos, const Scop& scop) {
+  std::vector<std::string> names;
+  for (const isl::set& instances : sets_of(node_domain(band))) {
+    const Statement* s = scop.statement(isl_set_get_tuple_name(instances.get()));
+    if (s && accumulates(band, pos, *s, scop)) names.push_back(s->name);
+  }
+  return names;
 }
 
 std::optional<std::string> reduction_clause(const isl::schedule_node& band, const Scop& scop) {

@@ -30,7 +30,23 @@ struct Reduction {
   char op = '+';  // '+' (also for -) or '*'
 };
 
+// `X op= e`, `X = X op e` or `X = e op X` (+ and * only): the operator and e.
+struct Update {
+  char op = '+';
+  const Expr* operand = nullptr;
+};
+std::optional<Update> update_form(const Statement& statement);
+
+// An update whose e does not touch X at all.
 std::optional<Reduction> statement_reduction(const Statement& statement);
+
+// Scalar replacement of an innermost loop (cholesky's and lu's dot products,
+// `A[i][j] -= A[i][k] * A[j][k]` along k). The statements below `band` that may sum into a
+// scalar along member `pos`: updates of one element that stays the same along the loop,
+// which no iteration of one run of the loop reads otherwise. A loop of such a statement
+// alone may then keep the element in a scalar, vectorised as `omp simd reduction` (the sum
+// in another order: equal within rounding), and store it once.
+std::vector<std::string> accumulating_statements(const isl::schedule_node& band, int pos, const Scop& scop);
 
 // The OpenMP clause ("reduction(+:y[0:4200]) reduction(+:sum)") under which the loop of
 // `band`'s first member is parallel, or nullopt when reductions do not make it so.

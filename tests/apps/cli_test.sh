@@ -127,6 +127,24 @@ expect_out "mean score"
 expect_status 2 "$pz" match --game connect4 --p1 random --games 2
 expect_err "give the second player with --p2"
 
+# polyc: two tiling levels given on the command line; a bad size names itself.
+cat >"$tmp/mm.c" <<'C'
+#define N 200
+static double A[N][N], B[N][N], C[N][N];
+void mm(void) {
+  int i, j, k;
+#pragma scop
+  for (i = 0; i < N; i++) for (k = 0; k < N; k++) for (j = 0; j < N; j++) C[i][j] += A[i][k] * B[k][j];
+#pragma endscop
+}
+C
+expect_status 0 "$pz" polyc "$tmp/mm.c" -o "$tmp/mm_out.c" --tile 32,32,64/8,8,16 --report
+expect_out "tiled 32x32x64 (given)"
+expect_out "tiled again inside each tile 8x8x16 (given)"
+gcc -c -Wall -Wextra -Werror -fopenmp "$tmp/mm_out.c" -o "$tmp/mm_out.o" || fail "polyc two-level output does not compile"
+expect_status 2 "$pz" polyc "$tmp/mm.c" -o "$tmp/mm_out.c" --tile 32,32/8,x
+expect_err "'x' is not a tile size"
+
 if [[ $failures -gt 0 ]]; then
   echo "$failures CLI check(s) failed"
   exit 1

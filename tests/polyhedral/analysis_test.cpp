@@ -94,6 +94,58 @@ TEST(Footprint, GemmTileByHand) {
   EXPECT_EQ(fp->bytes, 512 * 4 + 256 * 8 + 128 * 8);
 }
 
+TEST(Tiling, L1TilesInsideL2TilesWhenAnL2TileOverflowsL1) {
+  IslContext ctx;
+  ScopBuilder b(ctx.ctx());
+  b.param("N", 512);
+  b.for_("i", "0", "N").for_("k", "0", "N").for_("j", "0", "N").stmt("C[i][j] += A[i][k] * B[k][j]").end().end().end();
+  Scop s = b.build();
+  isl::schedule sched = gemm_band(ctx, s);
+  sched = isl::manage(isl_schedule_node_get_schedule(
+      isl_schedule_node_band_set_permutable(isl_schedule_node_child(isl_schedule_get_root(sched.get()), 0), 1)));
+  TileOptions o;
+  o.cache.l1 = 32 * 1024;
+  o.cache.l2 = 512 * 1024;
+  std::vector<std::string> log;
+  std::vector<TiledBand> tiled;
+  isl::schedule t = tile_bands(sched, s, o, log, &tiled);
+  ASSERT_EQ(tiled.size(), 2u) << ::testing::PrintToString(log);
+  const auto& outer = tiled[0].sizes;
+  const auto& inner = tiled[1].sizes;
+  auto outer_fp = tile_footprint(s, tiled[0].band, outer);
+  auto inner_fp = tile_footprint(s, tiled[1].band, inner);
+  ASSERT_TRUE(outer_fp && inner_fp);
+  EXPECT_LE(outer_fp->bytes, o.cache.l2 / 2);
+  EXPECT_GT(outer_fp->bytes, o.cache.l1 / 2);  // else one level would do
+  EXPECT_LE(inner_fp->bytes, o.cache.l1 / 2);
+  for (size_t m = 0; m < 3; ++m) {
+    EXPECT_EQ(outer[m] % inner[m], 0) << m;  // inner tiles never straddle an outer edge
+  }
+  EXPECT_GE(inner[2], 32);  // the stride-1 strip stays long
+  // Outer tile loops, inner tile loops, point loops: three nested 3-member bands.
+  isl::schedule_node n = t.get_root().child(0);
+  for (int level = 0; level < 3; ++level) {
+    ASSERT_EQ(isl_schedule_node_get_type(n.get()), isl_schedule_node_band) << level;
+    EXPECT_EQ(isl_schedule_node_band_n_member(n.get()), 3) << level;
+    n = n.child(0);
+  }
+  EXPECT_FALSE(find_violation(t, compute_dependences(s).validity()));
+
+  // An L2 tile that fits L1 already gets no second level; given inner sizes always do.
+  o.cache.l1 = 4 * 1024 * 1024;
+  tiled.clear();
+  tile_bands(sched, s, o, log, &tiled);
+  EXPECT_EQ(tiled.size(), 1u);
+  TileOptions fixed;
+  fixed.mode = TileOptions::Mode::kFixed;
+  fixed.sizes = {64, 32, 128};
+  fixed.inner_sizes = {8, 100, 16};  // clamped to the outer size: 32
+  tiled.clear();
+  tile_bands(sched, s, fixed, log, &tiled);
+  ASSERT_EQ(tiled.size(), 2u);
+  EXPECT_EQ(tiled[1].sizes, (std::vector<long>{8, 32, 16}));
+}
+
 TEST(LoopOrder, GemmPutsJInnermost) {
   IslContext ctx;
   Scop s = scop_of(ctx, "for (i = 0; i < N; i++) for (j = 0; j < N; j++) for (k = 0; k < N; k++)\n"

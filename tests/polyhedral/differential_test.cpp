@@ -44,10 +44,12 @@ std::vector<Variant> variants() {
   small.options.tile.sizes = {5, 3, 4};
   small.options.parallel = true;
   out.push_back(small);
-  Variant fused{"fusion_max_tile_8_simd", {}};
+  // Two levels: tiles of 3 inside tiles of 8 (partial inner tiles at every outer edge).
+  Variant fused{"fusion_max_tile_8_3_simd", {}};
   fused.options.schedule.fusion = ScheduleOptions::Fusion::kMax;
   fused.options.tile.mode = TileOptions::Mode::kFixed;
   fused.options.tile.sizes = {8};
+  fused.options.tile.inner_sizes = {3};
   fused.options.vectorize = true;
   out.push_back(fused);
   // Stencils: small odd time tiles (many partial parallelogram tiles), wavefronts marked.
