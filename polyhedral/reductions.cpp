@@ -133,20 +133,18 @@ std::optional<std::string> reduction_clause(const isl::schedule_node& band, cons
   // Candidate arrays, each with its operator; an array also touched otherwise is dropped.
   std::map<std::string, char> candidates;
   std::set<std::string> excluded;
+  std::map<std::string, std::optional<Reduction>> reductions;  // per statement below
   for (const auto& s : scop.statements) {
     if (!below.count(s.name)) continue;
-    auto r = statement_reduction(s);
+    auto r = reductions[s.name] = statement_reduction(s);
     if (r && !excluded.count(r->array)) {
       auto [it, fresh] = candidates.emplace(r->array, r->op);
       if (!fresh && it->second != r->op) excluded.insert(r->array);
     }
   }
-  for (const auto& s : scop.statements) {
-    if (!below.count(s.name)) continue;
-    auto r = statement_reduction(s);
-    for (const auto& a : s.accesses)
+  for (const auto& [name, r] : reductions)
+    for (const auto& a : scop.statement(name)->accesses)
       if (candidates.count(a.array) && !(r && r->array == a.array)) excluded.insert(a.array);
-  }
   for (const auto& x : excluded) candidates.erase(x);
   if (candidates.empty()) return std::nullopt;
 
