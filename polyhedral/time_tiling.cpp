@@ -105,7 +105,7 @@ bool innermost_vectorisable(const isl::schedule_node& band, const isl::union_map
 // (member 0), 32 along the other outer members (halved until there are at least 4 tiles
 // along T1, the parallel member, for 2 threads), and the innermost (stride-1) member
 // untiled, so each point loop is one long unit-stride sweep that vectorises and streams.
-// Otherwise (seidel-2d) 64 x 16 x ... x 128. The footprint of such a tile (reported)
+// Otherwise (seidel-2d) 64 x 16 x ... x 128. Never a single time tile (see below). The footprint of such a tile (reported)
 // exceeds L2: measured on jacobi-2d, heat-3d and fdtd-2d (LARGE, 2 threads), tiles sized
 // to fit half of L2 (e.g. 4x8x8x8 for heat-3d) ran 1.5-3x slower than these, their short
 // inner loops and halo overhead costing more than the extra misses (README).
@@ -128,6 +128,11 @@ std::vector<long> choose_sizes(const isl::schedule_node& band, const Scop& scop,
     if (vector_inner) sizes[n - 1] = static_cast<long>(std::max<long long>(ext[n - 1], 1));
     while (sizes[1] > 4 && (ext[1] + sizes[1] - 1) / sizes[1] < 4)
       for (int k = 1; k + 1 < n; ++k) sizes[k] /= 2;
+    // One wavefront holds at most one tile per time tile: with all the time steps in one
+    // tile nothing runs in parallel. Two equal time tiles then: seidel-2d (40 steps,
+    // N=1000, 2 threads) 0.41-0.45 s with one tile of 64, 0.22-0.23 s with two of 20,
+    // 0.28 s with three of 14; gcc -O3 0.43-0.46 s.
+    if (ext[0] >= 2 && ext[0] <= sizes[0]) sizes[0] = static_cast<long>((ext[0] + 1) / 2);
   } else if (vector_inner) {
     sizes[n - 1] = 1024;
   }
