@@ -59,7 +59,10 @@ std::vector<PlayerKind>& mutable_player_kinds() {
         .add_double("cbase", 19652, "c_puct_base (log growth of c_puct)", 1.0)
         .add_double("fpu", 0.25, "first-play-urgency reduction", 0.0)
         .add_int("rollouts", 1, "random playouts per leaf for its value (0: value 0, priors only)", 0, 1000)
-        .add_string("select", "visits", "final move by most visits or lower confidence bound", {"visits", "lcb"})
+        .add_string("select", "visits",
+                    "final move by most visits or lower confidence bound (lcb is for long searches: at 200 "
+                    "simulations it follows noisy Q values and lost 25-40 more of 100 Connect Four games)",
+                    {"visits", "lcb"})
         .add_double("lcb_z", mcts::MoveSelection{}.lcb_z, "select=lcb: standard deviations below the mean", 0.0)
         .add_double("lcb_min", mcts::MoveSelection{}.lcb_min_visit_fraction,
                     "select=lcb: candidates need this fraction of the most visits", 0.0)
