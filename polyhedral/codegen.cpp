@@ -83,8 +83,6 @@ class Emitter {
         if (o_.openmp && name.rfind(kParallelMark, 0) == 0) p = name.c_str();  // with its reduction clauses
         if (o_.openmp && name == kSimdMark) p = kSimdMark;
         const std::string iterator = prefix_ + std::to_string(loop);
-        // A one-loop band both parallel and innermost carries both marks, the parallel one
-        // outside: one combined pragma ("omp parallel for simd reduction(...)").
         if (o_.openmp && name.rfind(kAccumulateMark, 0) == 0 && !(pragma && pragma_iterator == iterator)) {
           std::set<std::string> statements;
           std::istringstream words(name.substr(std::strlen(kAccumulateMark)));
@@ -93,6 +91,8 @@ class Emitter {
           isl_ast_node_free(c);
           break;
         }
+        // A one-loop band both parallel and innermost carries both marks, the parallel one
+        // outside: one combined pragma ("omp parallel for simd reduction(...)").
         std::string combined;
         if (p && pragma && pragma_iterator == iterator && p == std::string(kSimdMark)) {
           const std::string outer = pragma;
@@ -221,6 +221,7 @@ class Emitter {
     if (mentions(target, iterator)) return false;
     const std::string statement = s->to_c(rename);
     const Array* array = scop_.array(s->lhs->text);
+    if (!array) return false;  // the accumulator needs the element's type
     isl_ast_expr* it = isl_ast_node_for_get_iterator(f);
     if (name_of(it) != iterator) {
       isl_ast_expr_free(it);
@@ -240,7 +241,7 @@ class Emitter {
     isl_ast_expr_free(cond);
     isl_ast_expr_free(inc);
     line(depth, "if (" + runs_s + ") {");
-    line(depth + 1, (array ? array->element_type : std::string("double")) + " " + accumulator_ + " = " + target + ";");
+    line(depth + 1, array->element_type + " " + accumulator_ + " = " + target + ";");
     line(depth + 1, cat({"#pragma omp simd reduction(", std::string(1, update->op), ":", accumulator_, ")"}));
     line(depth + 1, "for (" + o_.iterator_type + " " + iterator + " = " + init_s + "; " + cond_s + "; " + iterator +
                         (inc_s == "1" ? "++" : " += " + inc_s) + ") {");
@@ -274,19 +275,22 @@ class Emitter {
     return name;
   }
 
-  // Whether `name` occurs in `text` as a whole identifier.
-  static bool mentions(const std::string& text, const std::string& name) {
+  // Where `token` (a name or an access such as "C[c0][c1]") occurs in `text` not as part
+  // of a longer identifier, from `from` on; npos when it does not.
+  static size_t find_token(const std::string& text, const std::string& token, size_t from = 0) {
     auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    for (size_t at = text.find(token, from); at != std::string::npos; at = text.find(token, at + 1)) {
       bool before = at > 0 && ident(text[at - 1]);
-      bool after = at + name.size() < text.size() && ident(text[at + name.size()]);
-      if (!before && !after) return true;
+      bool after = at + token.size() < text.size() && ident(text[at + token.size()]) && ident(token.back());
+      if (!before && !after) return at;
     }
-    return false;
+    return std::string::npos;
   }
 
+  static bool mentions(const std::string& text, const std::string& name) { return find_token(text, name) != std::string::npos; }
+
   static std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-    for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    for (size_t at = find_token(text, from); at != std::string::npos; at = find_token(text, from, at + to.size()))
       text.replace(at, from.size(), to);
     return text;
   }

@@ -151,6 +151,11 @@ TEST(Reductions, NoScalarSumWhereTheLoopReadsItsElementOrIsNoSum) {
     return polyc("#pragma scop\n" + body + "\n#pragma endscop\n", o).output.find("pz_acc") != std::string::npos;
   };
   EXPECT_TRUE(accumulates("for (i = 0; i < 20; i++) for (k = 0; k < i; k++) x[i] += A[i][k] * x[k];"));
+  // A scalar whose name begins other names: only the scalar itself becomes the accumulator.
+  const std::string scalar = polyc("#pragma scop\nfor (i = 0; i < 20; i++) for (k = 0; k < 20; k++) s += sa[k] * s2[i];\n"
+                                   "#pragma endscop\n", source_order_vectorized()).output;
+  EXPECT_NE(scalar.find("pz_acc += sa[c1] * s2[c0];"), std::string::npos) << scalar;
+  EXPECT_NE(scalar.find("s = pz_acc;"), std::string::npos) << scalar;
   // k reaches i: one iteration reads the element the others sum into.
   EXPECT_FALSE(accumulates("for (i = 0; i < 20; i++) for (k = 0; k < 20; k++) x[i] += A[i][k] * x[k];"));
   // Doubling is no sum; a quotient neither.
