@@ -70,6 +70,7 @@ std::vector<PlayerKind>& mutable_player_kinds() {
         .add_int("temp_moves", 0, "moves played at `temp` before turning greedy (0: all)", 0)
         .add_bool("noise", false, "Dirichlet noise at the root")
         .add_bool("solver", true, "MCTS-solver: play proven wins, avoid proven losses")
+        .add_bool("wincheck", true, "with the solver: expansion tries every move for an immediate win")
         .add_bool("reuse", true, "keep the subtree between moves")
         .add_int("worlds", mcts::kDefaultWorlds, "hidden-information games: resampled states the budget is split over", 1, 4096)
         .add_string("model", "", "network checkpoint for priors and values (empty: uniform priors, rollout values)")
@@ -91,6 +92,7 @@ std::vector<PlayerKind>& mutable_player_kinds() {
                    config.fpu_reduction = v.get_double("fpu");
                    config.root_noise = v.get_bool("noise");
                    config.solver = v.get_bool("solver");
+                   config.check_immediate_wins = v.get_bool("wincheck");
                    config.reuse_tree = v.get_bool("reuse");
                    mcts::MoveSelection selection;
                    selection.method = v.get_string("select") == "lcb" ? mcts::MoveSelection::Method::kLcb

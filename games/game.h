@@ -174,6 +174,14 @@ class State {
   virtual void apply_joint_action(const std::vector<Action>& actions);
   // apply_action with a legality check that throws util::UsageError naming the move.
   void apply_checked(Action action);
+  // Whether the game may be over right after the legal decision action `action`. The
+  // search asks before it tries a move for an immediate win (search_config.h); the default
+  // says yes to every action. Games whose endings are few and easy to recognise answer
+  // exactly and save the trial (Go: only a pass after a pass, or the move limit).
+  virtual bool may_end_game(Action action) const {
+    (void)action;
+    return true;
+  }
 
   // --- Outcome -------------------------------------------------------------------------
   virtual std::vector<double> returns() const = 0;

@@ -142,6 +142,9 @@ class GoState final : public State {
   // Stones captured so far by `player`.
   int captures(Player player) const { return captures_[player]; }
   int consecutive_passes() const { return passes_; }
+  bool may_end_game(Action action) const override {
+    return (action == go().pass_action() && passes_ == 1) || move_number() + 1 >= go().max_moves();
+  }
   // The actions played so far, in order.
   std::vector<Action> moves() const;
 

@@ -114,6 +114,10 @@ class GomokuState final : public State {
   int owner(int cell) const { return cell_[cell] - 1; }
   // Seat that made the winning line, or -1 (also for a draw).
   int winner() const { return winner_; }
+  // Exact: the stone makes the winning line, or fills the board.
+  bool may_end_game(Action action) const override {
+    return longest_line(action, gomoku().mover(moves_) + 1) >= gomoku().win_length() || moves_ + 1 == gomoku().num_cells();
+  }
   // True when the next stone is the second of a connect6 turn.
   bool second_stone() const { return gomoku().second_stone(moves_); }
 

@@ -153,6 +153,29 @@ void HexState::apply_action(Action action) {
   ++moves_;
 }
 
+bool HexState::may_end_game(Action action) const {
+  const HexGame& g = hex();
+  if (action >= g.num_cells()) return false;  // the swap
+  const int player = moves_ & 1;
+  const int first = root(player == 0 ? HexGame::kTop : HexGame::kLeft);
+  const int second = root(player == 0 ? HexGame::kBottom : HexGame::kRight);
+  bool joins_first = false, joins_second = false;
+  const auto join = [&](int node) {
+    const int r = root(node);
+    joins_first |= r == first;
+    joins_second |= r == second;
+  };
+  const HexGame::Adjacency& adj = g.adjacency(action);
+  for (int k = 0; k < adj.num_cells; ++k) {
+    const int s = stamp_[adj.cells[k]];
+    if (s != 0 && ((s - 1) & 1) == player) join(adj.cells[k]);
+  }
+  for (int k = 0; k < 2; ++k) {
+    if (adj.edge[player][k] >= 0) join(adj.edge[player][k]);
+  }
+  return joins_first && joins_second;
+}
+
 std::string HexState::explain_illegal(Action action) const {
   const HexGame& g = hex();
   if (winner_ >= 0) {

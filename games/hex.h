@@ -131,6 +131,8 @@ class HexState final : public State {
   bool swap_available() const;
   // True when the stone on `cell` is joined to edge node `edge` (HexGame::kTop, ...).
   bool connected_to(int cell, int edge) const { return root(cell) == root(edge); }
+  // Exact: true when a stone on the cell joins the mover's two edges.
+  bool may_end_game(Action action) const override;
 
  private:
   friend class HexGame;

@@ -29,6 +29,7 @@ struct PendingLeaf {
   int split = -1;                     // simultaneous: how many of `legal` are seat 0's (else -1)
   std::vector<float> priors, values;
   std::vector<games::Action> joint;   // scratch for apply_joint_action during the descent
+  std::unique_ptr<games::State> probe;  // scratch for trying moves at expansion (immediate wins)
 };
 
 class LeafBatch {

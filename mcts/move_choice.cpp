@@ -95,6 +95,17 @@ games::Action choose_move(const SearchReport& report, const MoveSelection& selec
 std::vector<std::pair<games::Action, float>> policy_target(const SearchReport& report, const SearchConfig& config,
                                                            bool prune_forced_playouts) {
   const auto& children = report.children;
+  // A proven win is the move to learn whatever the visits: a position proven on arrival
+  // (an immediate win found at expansion) has none.
+  std::size_t wins = 0;
+  for (const auto& c : children) wins += is_proven_win(report, c) ? 1 : 0;
+  if (wins > 0) {
+    std::vector<std::pair<games::Action, float>> target;
+    for (const auto& c : children) {
+      target.emplace_back(c.action, is_proven_win(report, c) ? 1.0f / static_cast<float>(wins) : 0.0f);
+    }
+    return target;
+  }
   std::vector<double> visits;
   double total = 0;
   for (const auto& c : children) total += c.visits;

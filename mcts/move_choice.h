@@ -6,7 +6,8 @@
 // on its value (Leela Zero's LCB: Q − z·σ/√N among children with enough visits, which
 // avoids a move whose visits came from one lucky line).
 //
-// policy_target: the root visit distribution; with pruning, KataGo's policy target pruning
+// policy_target: the proven wins, shared equally, if there are any; else the root visit
+// distribution; with pruning, KataGo's policy target pruning
 // subtracts the visits that forced playouts gave to each non-best child (as many as keep
 // its PUCT score below the best child's) and drops children left with one visit, so forced
 // exploration does not leak into what the network learns.

@@ -400,6 +400,10 @@ Search::Descent Search::descend(PendingLeaf& leaf, LeafBatch& batch, util::Rng& 
       } else {
         state.legal_actions(leaf.legal);
         leaf.split = -1;
+        if (config_.check_immediate_wins && config_.solver && solvable_ && num_players_ == 2 &&
+            expand_immediate_win(leaf, batch)) {
+          return Descent::kDone;
+        }
       }
       leaf.owner = this;
       return Descent::kPending;
@@ -461,18 +465,58 @@ Search::Values Search::proven_values(const Node* node) const {
   return values;
 }
 
+Node* Search::allocate_children(std::size_t count, LeafBatch& batch) {
+  // Threads sharing this tree carve children from their own chunks (node_arena.h).
+  NodeArena& arena = arenas_[live_];
+  return config_.threads > 1 ? arena.allocate(count, batch.arena_cursor) : arena.allocate(count);
+}
+
+bool Search::expand_immediate_win(PendingLeaf& leaf, LeafBatch& batch) {
+  const games::State& state = *leaf.state;
+  const games::Player mover = state.current_player();
+  const auto mover_index = static_cast<std::size_t>(mover);
+  for (std::size_t w = 0; w < leaf.legal.size(); ++w) {
+    if (!state.may_end_game(leaf.legal[w])) continue;
+    if (!leaf.probe || !leaf.probe->assign_from(state)) leaf.probe = state.clone();
+    leaf.probe->apply_action(leaf.legal[w]);
+    if (leaf.probe->current_player() != games::kTerminalPlayer) continue;
+    const std::vector<double> returns = leaf.probe->returns();
+    if (returns[mover_index] < return_hi_) continue;
+    // Every legal move becomes a child (a reused tree may make this position a root whose
+    // report lists them); the winning one is a terminal node already.
+    Node* node = leaf.path.back();
+    const auto n = leaf.legal.size();
+    Node* children = allocate_children(n, batch);
+    for (std::size_t i = 0; i < n; ++i) children[i].reset(leaf.legal[i], 1.0f / static_cast<float>(n), mover);
+    Node& win = children[w];
+    win.kind = NodeKind::kTerminal;
+    win.proven_value.store(static_cast<float>(returns[mover_index]), std::memory_order_relaxed);
+    win.proven.store(1, std::memory_order_relaxed);
+    win.status.store(NodeStatus::kExpanded, std::memory_order_relaxed);
+    node->mover = static_cast<std::int8_t>(mover);
+    node->eval_value = static_cast<float>(returns[mover_index]);
+    node->children = children;
+    node->num_children = static_cast<std::uint16_t>(n);
+    node->kind = NodeKind::kDecision;
+    node->status.store(NodeStatus::kExpanded, std::memory_order_release);
+    prove(node);
+    Values values{};
+    std::copy(returns.begin(), returns.end(), values.begin());
+    backup(leaf.path, values, true, batch);
+    return true;
+  }
+  return false;
+}
+
 void Search::complete(PendingLeaf& leaf, LeafBatch& batch) {
   Node* node = leaf.path.back();
   const games::State& state = *leaf.state;
   Values values{};
   for (int p = 0; p < num_players_; ++p) values[static_cast<std::size_t>(p)] = leaf.values[static_cast<std::size_t>(p)];
-  NodeArena& arena = arenas_[live_];
   if (leaf.split < 0) {
     const int n = static_cast<int>(leaf.legal.size());
     const games::Player mover = state.current_player();
-    // Threads sharing this tree carve children from their own chunks (node_arena.h).
-    Node* children = config_.threads > 1 ? arena.allocate(static_cast<std::size_t>(n), batch.arena_cursor)
-                                         : arena.allocate(static_cast<std::size_t>(n));
+    Node* children = allocate_children(static_cast<std::size_t>(n), batch);
     double sum = 0;
     for (int i = 0; i < n; ++i) sum += std::max(0.0f, leaf.priors[static_cast<std::size_t>(i)]);
     for (int i = 0; i < n; ++i) {
@@ -489,7 +533,7 @@ void Search::complete(PendingLeaf& leaf, LeafBatch& batch) {
   } else {
     const int n0 = leaf.split, n1 = static_cast<int>(leaf.legal.size()) - n0;
     const int total = n0 + n1 + n0 * n1;
-    Node* children = arena.allocate(static_cast<std::size_t>(total));
+    Node* children = allocate_children(static_cast<std::size_t>(total), batch);
     for (int i = 0; i < n0; ++i) children[i].reset(leaf.legal[static_cast<std::size_t>(i)], 1.0f / static_cast<float>(n0), 0);
     for (int i = 0; i < n1; ++i) {
       children[n0 + i].reset(leaf.legal[static_cast<std::size_t>(n0 + i)], 1.0f / static_cast<float>(n1), 1);

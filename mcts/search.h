@@ -18,7 +18,8 @@
 // MCTS-solver (two-player zero-sum and single-player games): terminal nodes are exact;
 // a decision node with a child proven to win for its mover, or with every child proven, is
 // proven and its exact value is backed up instead of estimates, so solved lines are played
-// perfectly; chance nodes are proven when every outcome is.
+// perfectly; chance nodes are proven when every outcome is. Expansion also looks one move
+// ahead for a win (config().check_immediate_wins), so such positions are proven on arrival.
 //
 // Tree reuse: advance() keeps the subtree of the move played, copying it into the second
 // of two node arenas (compacting it) and recycling the first.
@@ -114,6 +115,10 @@ class Search {
   bool budget_open() const;
   Descent descend(PendingLeaf& leaf, LeafBatch& batch, util::Rng& rng);
   void complete(PendingLeaf& leaf, LeafBatch& batch);
+  // Expands `node` (a decision node of the leaf's position, legal moves in leaf.legal) as
+  // proven if one of the moves wins at once, and backs up the win. False if none does.
+  bool expand_immediate_win(PendingLeaf& leaf, LeafBatch& batch);
+  Node* allocate_children(std::size_t count, LeafBatch& batch);
   void backup(std::span<Node* const> path, const Values& values, bool exact, LeafBatch& batch);
 
   Node* select_decision(Node* node, bool at_root) const;

@@ -13,7 +13,8 @@
 //               leaves_per_tree, c_puct, c_puct_base, fpu, root_noise, noise_fraction,
 //               noise_alpha_total, forced_playouts, temperature, temperature_moves,
 //               final_temperature, resign, resign_threshold, resign_consecutive,
-//               no_resign_fraction, max_moves, solver, cache_entries (evaluation cache),
+//               no_resign_fraction, max_moves, solver, win_check (search_config.h:
+//               check_immediate_wins), cache_entries (evaluation cache),
 //               synchronous (actors and learner in lockstep rounds, trainer.h: the run is
 //               reproducible from its seed however loaded the machine is)
 //   replay      capacity, min_samples (before the first step), max_replay_ratio (each

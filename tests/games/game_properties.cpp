@@ -122,6 +122,17 @@ void check_random_playouts(const Game& game, int num_games, std::uint64_t seed) 
         auto restored = game.deserialize(state->serialize());
         expect_equivalent(*state, *restored);
       }
+      // may_end_game may say yes too often, never no wrongly (the search skips those moves
+      // when it looks for immediate wins). On every third node, to keep the test fast.
+      if (steps % 3 == 0 && !state->is_chance_node() && !state->is_simultaneous_node()) {
+        for (Action a : legal) {
+          if (state->may_end_game(a)) continue;
+          ASSERT_TRUE(scratch->assign_from(*state));
+          scratch->apply_action(a);
+          ASSERT_FALSE(scratch->is_terminal()) << "may_end_game said no, yet " << state->action_to_string(state->current_player(), a)
+                                               << " ends the game:\n" << state->to_string();
+        }
+      }
       // Clone independence.
       auto copy = state->clone();
       const std::uint64_t before = state->hash();
@@ -148,6 +159,27 @@ void check_random_playouts(const Game& game, int num_games, std::uint64_t seed) 
     }
     auto restored = game.deserialize(state->serialize());
     expect_equivalent(*state, *restored);
+  }
+}
+
+void check_may_end_game_exact(const Game& game, int num_games, std::uint64_t seed) {
+  util::Rng rng(seed);
+  std::vector<Action> legal;
+  auto probe = game.new_initial_state();
+  for (int g = 0; g < num_games; ++g) {
+    auto state = game.new_initial_state();
+    while (!state->is_terminal()) {
+      state->legal_actions(legal);
+      if (!state->is_chance_node() && !state->is_simultaneous_node()) {
+        for (Action a : legal) {
+          ASSERT_TRUE(probe->assign_from(*state));
+          probe->apply_action(a);
+          ASSERT_EQ(state->may_end_game(a), probe->is_terminal())
+              << state->action_to_string(state->current_player(), a) << " in\n" << state->to_string();
+        }
+      }
+      random_step(*state, rng);
+    }
   }
 }
 

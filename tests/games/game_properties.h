@@ -26,8 +26,13 @@ std::unique_ptr<State> play_moves(const Game& game, const std::vector<std::strin
 // player, returns); the hash changes with every move in games without pass-like no-ops
 // only when `hash_changes_every_move`; observation has the declared size and finite values;
 // terminal returns lie in [min_return, max_return] and sum to 0 for zero-sum games; the
-// game ends within max_game_length. Uses gtest assertions.
+// game ends within max_game_length; no action that may_end_game rules out ends the game.
+// Uses gtest assertions.
 void check_random_playouts(const Game& game, int num_games, std::uint64_t seed);
+
+// For games whose may_end_game is exact: at every decision node of random games, it is
+// true for exactly the legal actions that end the game.
+void check_may_end_game_exact(const Game& game, int num_games, std::uint64_t seed);
 
 // For every symmetry s of the game: replays random games from the initial state both as
 // played and with every action (and chance outcome, via transform_chance_outcome)

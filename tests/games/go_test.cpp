@@ -347,6 +347,20 @@ TEST(Go, TwoPassesEndTheGame) {
   EXPECT_THROW(play(*game, "pass pass c3"), util::UsageError);
 }
 
+TEST(Go, OnlyAPassAfterAPassOrTheLastMoveMayEndTheGame) {
+  auto game = make("size=5,max_moves=6");
+  const Action pass = 25;
+  auto s = play(*game, "c3");
+  EXPECT_FALSE(s->may_end_game(pass));
+  EXPECT_FALSE(s->may_end_game(0));
+  s = play(*game, "c3 pass");
+  EXPECT_TRUE(s->may_end_game(pass));
+  EXPECT_FALSE(s->may_end_game(0));
+  s = play(*game, "c3 d3 c2 d2 c4");  // the sixth action ends the game, whatever it is
+  EXPECT_TRUE(s->may_end_game(0));
+  EXPECT_TRUE(s->may_end_game(pass));
+}
+
 TEST(Go, AreaScoringWithKomiAndDame) {
   // Black owns columns a-b, White d-e; column c touches both: dame.
   const std::string walls = setup({"b1", "b2", "b3", "b4", "b5"}, {"d1", "d2", "d3", "d4", "d5"}) + "pass pass";

@@ -316,6 +316,12 @@ TEST(Gomoku, FullBoardIsADraw) {
   EXPECT_EQ(found, 3);
 }
 
+TEST(Gomoku, MayEndGameIsExactlyTheWinningAndLastMoves) {
+  testing::check_may_end_game_exact(*make(7), 200, 3);  // small: many full-board draws
+  testing::check_may_end_game_exact(*make(9, "connect6"), 50, 4);
+  testing::check_may_end_game_exact(*make(15), 5, 5);
+}
+
 TEST(Gomoku, MatchesNaiveReferenceOnRandomGames) {
   util::Rng rng(3);
   std::vector<Action> legal;

@@ -342,6 +342,13 @@ TEST(Hex, MatchesNaiveReferenceOnRandomGames) {
   }
 }
 
+TEST(Hex, MayEndGameIsExactlyTheWinningMoves) {
+  for (bool swap : {false, true}) {
+    testing::check_may_end_game_exact(*make(5, swap), 300, 5);
+    testing::check_may_end_game_exact(*make(7, swap), 100, 6);
+  }
+}
+
 TEST(Hex, SwapIsLegalOnlyAsTheSecondMove) {
   auto g = make(5, true);
   const Action swap = 25;
