@@ -70,9 +70,10 @@ TEST(Solver, ImmediateWinProvesThePositionWithoutAnEvaluation) {
 }
 
 TEST(Solver, ImmediateWinCheckFindsTheReplyALowPriorHides) {
-  // Connect Four, X to move: O holds d1 e1 f1 and wins at g1 unless X blocks there. The
-  // evaluator puts 90% of the prior on e (index 4) everywhere, so PUCT hardly ever tries
-  // O's reply g1 under X's moves; X would play e.
+  // Connect Four, X to move: O holds the bottom of columns 4, 5 and 6 and wins in column 7
+  // unless X blocks there. The evaluator puts 90% of the prior on column 5 (action 4)
+  // everywhere, so PUCT hardly ever tries O's reply in column 7 under X's moves; X would
+  // play column 5.
   auto game = games::make_game("connect4");
   auto state = play(*game, "3 5 5 4 5 6");
   FavouriteColumnEvaluator evaluator(4);
