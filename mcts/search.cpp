@@ -28,6 +28,14 @@ void accumulate(std::atomic<double>& target, double value) {
   target.store(target.load(std::memory_order_relaxed) + value, std::memory_order_relaxed);
 }
 
+// A node whose position has ended: exact, with the game's returns.
+void expand_terminal(Node& node, const std::vector<double>& returns) {
+  node.kind = NodeKind::kTerminal;
+  node.proven_value.store(static_cast<float>(returns[static_cast<std::size_t>(node.value_player)]), std::memory_order_relaxed);
+  node.proven.store(1, std::memory_order_release);
+  node.status.store(NodeStatus::kExpanded, std::memory_order_release);
+}
+
 void copy_stats(const Node& from, Node& to) {
   to.action = from.action;
   to.prior = from.prior;
@@ -377,10 +385,7 @@ Search::Descent Search::descend(PendingLeaf& leaf, LeafBatch& batch, util::Rng& 
       const games::Player mover = state.current_player();
       if (mover == games::kTerminalPlayer) {
         const auto returns = state.returns();
-        node->kind = NodeKind::kTerminal;
-        node->proven_value.store(static_cast<float>(returns[static_cast<std::size_t>(node->value_player)]), std::memory_order_relaxed);
-        node->proven.store(1, std::memory_order_release);
-        node->status.store(NodeStatus::kExpanded, std::memory_order_release);
+        expand_terminal(*node, returns);
         Values values{};
         std::copy(returns.begin(), returns.end(), values.begin());
         backup(path, values, true, batch);
@@ -488,11 +493,7 @@ bool Search::expand_immediate_win(PendingLeaf& leaf, LeafBatch& batch) {
     const auto n = leaf.legal.size();
     Node* children = allocate_children(n, batch);
     for (std::size_t i = 0; i < n; ++i) children[i].reset(leaf.legal[i], 1.0f / static_cast<float>(n), mover);
-    Node& win = children[w];
-    win.kind = NodeKind::kTerminal;
-    win.proven_value.store(static_cast<float>(returns[mover_index]), std::memory_order_relaxed);
-    win.proven.store(1, std::memory_order_relaxed);
-    win.status.store(NodeStatus::kExpanded, std::memory_order_relaxed);
+    expand_terminal(children[w], returns);
     node->mover = static_cast<std::int8_t>(mover);
     node->eval_value = static_cast<float>(returns[mover_index]);
     node->children = children;
