@@ -73,36 +73,41 @@ void add_bench_command(CLI::App& app) {
   mcts_cmd->add_flag("--json", margs->json, "one JSON object per measurement, then the scaling");
   mcts_cmd->callback([margs] {
     const auto game = games::make_game(margs->game);
-    std::vector<int> threads{1};
-    if (margs->threads > 1) threads.push_back(margs->threads);
-    const auto r = bench::measure_mcts(*game, threads, margs->seconds, margs->sims, 12345, margs->rounds);
+    const auto r = bench::measure_mcts(*game, margs->threads, margs->seconds, margs->sims, 12345, margs->rounds);
     if (!margs->json) {
-      std::printf("%-24s %-9s %8s %12s %14s %14s %12s\n", "game", "evaluator", "threads", "simulations", "simulations/s", "sims/cpu-s",
-                  "collisions");
+      std::printf("%-24s %-9s %8s %6s %12s %14s %14s %12s\n", "game", "evaluator", "threads", "trees", "simulations",
+                  "simulations/s", "sims/cpu-s", "collisions");
     }
     for (const auto& row : r.rows) {
       if (margs->json) {
         std::cout << nlohmann::json{{"game", row.game}, {"evaluator", row.evaluator}, {"threads", row.threads},
-                                    {"simulations", row.simulations}, {"seconds", row.seconds},
+                                    {"trees", row.trees}, {"simulations", row.simulations}, {"seconds", row.seconds},
                                     {"simulations_per_second", row.per_second()},
                                     {"simulations_per_cpu_second", row.per_cpu_second()}, {"collisions", row.collisions}}
                          .dump()
                   << std::endl;
       } else {
-        std::printf("%-24s %-9s %8d %12lld %14.0f %14.0f %12lld\n", row.game.c_str(), row.evaluator.c_str(), row.threads,
-                    static_cast<long long>(row.simulations), row.per_second(), row.per_cpu_second(),
+        std::printf("%-24s %-9s %8d %6d %12lld %14.0f %14.0f %12lld\n", row.game.c_str(), row.evaluator.c_str(), row.threads,
+                    row.trees, static_cast<long long>(row.simulations), row.per_second(), row.per_cpu_second(),
                     static_cast<long long>(row.collisions));
       }
     }
+    if (margs->threads == 1) return;
     if (margs->json) {
-      std::cout << nlohmann::json{{"scaling_uniform", r.scaling_uniform}, {"scaling_rollout", r.scaling_rollout},
-                                  {"cpu_efficiency_uniform", r.cpu_efficiency_uniform},
-                                  {"cpu_efficiency_rollout", r.cpu_efficiency_rollout}}
+      auto scaling = [](const bench::MctsScaling& s) {
+        return nlohmann::json{{"shared_tree", s.shared_tree}, {"separate_trees", s.separate_trees}, {"cpu_efficiency", s.cpu_efficiency}};
+      };
+      std::cout << nlohmann::json{{"threads", margs->threads}, {"scaling_uniform", scaling(r.uniform)}, {"scaling_rollout", scaling(r.rollout)}}
                        .dump()
                 << std::endl;
-    } else if (threads.size() > 1) {
-      std::printf("scaling 1 -> %d threads: uniform %.2fx, rollout %.2fx (per CPU-second: %.2f, %.2f)\n", margs->threads,
-                  r.scaling_uniform, r.scaling_rollout, r.cpu_efficiency_uniform, r.cpu_efficiency_rollout);
+    } else {
+      std::printf("scaling 1 -> %d threads on one tree: uniform %.2fx, rollout %.2fx (per CPU-second: %.2f, %.2f)\n",
+                  margs->threads, r.uniform.shared_tree, r.rollout.shared_tree, r.uniform.cpu_efficiency, r.rollout.cpu_efficiency);
+      std::printf("baseline, %d threads on separate trees (the machine's ceiling): uniform %.2fx, rollout %.2fx\n",
+                  margs->threads, r.uniform.separate_trees, r.rollout.separate_trees);
+      std::printf("one tree / separate trees: uniform %.2f, rollout %.2f\n",
+                  r.uniform.separate_trees > 0 ? r.uniform.shared_tree / r.uniform.separate_trees : 0,
+                  r.rollout.separate_trees > 0 ? r.rollout.shared_tree / r.rollout.separate_trees : 0);
     }
   });
 

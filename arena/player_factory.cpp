@@ -55,6 +55,9 @@ std::vector<PlayerKind>& mutable_player_kinds() {
         .add_double("seconds", 0.0, "time per move in seconds (0: use sims)", 0.0)
         .add_int("threads", 1, "search threads on the tree", 1, 256)
         .add_int("batch", 1, "leaves per evaluation and thread (virtual loss)", 1, 1024)
+        .add_int("burst", mcts::SearchConfig{}.burst_simulations,
+                 "threads > 1: simulations a thread runs through one path of busy nodes before choosing again (0: off)",
+                 0, 4096)
         .add_double("c", 1.25, "c_puct_init", 0.0)
         .add_double("cbase", 19652, "c_puct_base (log growth of c_puct)", 1.0)
         .add_double("fpu", 0.25, "first-play-urgency reduction", 0.0)
@@ -87,6 +90,7 @@ std::vector<PlayerKind>& mutable_player_kinds() {
                    }
                    config.threads = v.get_int("threads");
                    config.leaves_per_batch = v.get_int("batch");
+                   config.burst_simulations = v.get_int("burst");
                    config.c_puct_init = v.get_double("c");
                    config.c_puct_base = v.get_double("cbase");
                    config.fpu_reduction = v.get_double("fpu");

@@ -7,6 +7,12 @@
 // with a fresh tree (as a player does per move) until `seconds` have passed, so memory
 // stays bounded and the numbers include tree growth from empty. The time is split into
 // `rounds` rounds that interleave the configurations; each row is its fastest round.
+//
+// The baseline for the thread scaling is measured in the same run: as many independent
+// searches as threads, each on its own tree and thread. They share nothing, so their
+// speed-up is what this machine gives the workload at all (2.0 on two idle cores; less when
+// other processes, or other tenants of a virtual machine, take CPU time or memory bandwidth).
+// One tree's scaling is then read against it.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +27,7 @@ struct MctsThroughput {
   std::string game;
   std::string evaluator;  // "uniform" or "rollout"
   int threads = 1;
+  int trees = 1;  // 1: the threads share one tree; == threads: each its own (the baseline)
   std::int64_t simulations = 0;
   std::int64_t collisions = 0;  // descents that met a leaf another thread was expanding
   double seconds = 0;
@@ -30,15 +37,23 @@ struct MctsThroughput {
   double per_cpu_second() const { return cpu_seconds > 0 ? static_cast<double>(simulations) / cpu_seconds : 0; }
 };
 
-struct MctsBenchResult {
-  std::vector<MctsThroughput> rows;
-  // sims/s at the largest thread count over sims/s at one thread, per evaluator.
-  double scaling_uniform = 0, scaling_rollout = 0;
-  // The same ratio for sims per CPU-second (1.0: threads cost nothing extra per simulation).
-  double cpu_efficiency_uniform = 0, cpu_efficiency_rollout = 0;
+// Speed-ups over one thread, for one evaluator.
+struct MctsScaling {
+  double shared_tree = 0;     // T threads on one tree
+  double separate_trees = 0;  // T threads on a tree each: the machine's ceiling
+  // One tree's sims per CPU-second at T threads over one thread's (1.0: threads cost nothing
+  // extra per simulation).
+  double cpu_efficiency = 0;
 };
 
-MctsBenchResult measure_mcts(const games::Game& game, const std::vector<int>& thread_counts, double seconds,
-                             int simulations_per_search, std::uint64_t seed, int rounds = 5);
+struct MctsBenchResult {
+  // Per evaluator (uniform, rollout): 1 thread; then, for threads > 1, T threads on one
+  // tree and T threads on separate trees.
+  std::vector<MctsThroughput> rows;
+  MctsScaling uniform, rollout;  // zeros when threads == 1
+};
+
+MctsBenchResult measure_mcts(const games::Game& game, int threads, double seconds, int simulations_per_search,
+                             std::uint64_t seed, int rounds = 5);
 
 }  // namespace pz::bench

@@ -33,6 +33,7 @@ SearchReport merge_world_reports(std::span<const SearchReport> reports) {
     merged.root_visits += r.root_visits;
     merged.simulations += r.simulations;
     merged.collisions += r.collisions;
+    merged.bursts += r.bursts;
     merged.seconds += r.seconds;
     merged.tree_nodes = std::max(merged.tree_nodes, r.tree_nodes);
     merged.value_low = std::min(merged.value_low, r.value_low);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "games/game.h"
+#include "mcts/deferred_stats.h"
 #include "mcts/evaluator.h"
 #include "mcts/node.h"
 #include "mcts/node_arena.h"
@@ -30,6 +31,18 @@ struct PendingLeaf {
   std::vector<float> priors, values;
   std::vector<games::Action> joint;   // scratch for apply_joint_action during the descent
   std::unique_ptr<games::State> probe;  // scratch for trying moves at expansion (immediate wins)
+  // Bit i set: path[i] is a busy node whose statistics this thread defers (deferred_stats.h);
+  // it took no virtual loss. Only the first 64 levels are ever deferred.
+  std::uint64_t deferred = 0;
+  bool is_deferred(std::size_t depth) const { return depth < 64 && ((deferred >> depth) & 1U) != 0; }
+};
+
+// A thread's current burst (Search::run with several threads, SearchConfig::burst_simulations):
+// the busy nodes below the root it runs its next `left` simulations through.
+struct Burst {
+  std::vector<Node*> path;
+  int left = 0;
+  std::int64_t started = 0;  // bursts this thread began
 };
 
 class LeafBatch {
@@ -45,14 +58,16 @@ class LeafBatch {
   // A descent that collided keeps its virtual loss until the batch is evaluated, so the
   // next descents of this batch steer around the leaf being expanded (Leela's collision
   // handling) instead of running into it again.
-  void hold_collision(std::span<Node* const> path) { collided_.insert(collided_.end(), path.begin(), path.end()); }
+  void hold_collision(const PendingLeaf& leaf);
   // Removes the held virtual losses.
   void release_collisions();
 
   // Node allocation of the thread that owns this batch (Search::run's workers).
   ArenaCursor arena_cursor;
-  // Root visits this thread's simulations made while Search::run defers them (threads > 1).
-  std::int64_t deferred_root_visits = 0;
+  // Search::run with several threads: the thread's burst, and the statistics of its path
+  // (and the root's visits) not yet published.
+  Burst burst;
+  DeferredStats deferred_stats;
 
  private:
   friend void evaluate_batch(Evaluator& evaluator, LeafBatch& batch);

@@ -55,8 +55,8 @@ struct alignas(64) Node {
   std::atomic<float> proven_value{0};                  // for value_player
   std::atomic<std::int32_t> visits{0};
   std::atomic<std::int32_t> in_flight{0};              // descents through here not yet backed up
-  // The two sums are added to with a plain load and store (search.cpp, accumulate): with
-  // several threads a rare simultaneous backup loses one value, never a visit.
+  // The two sums are added to with add_relaxed (below): with several threads a rare
+  // simultaneous backup loses one value, never a visit.
   std::atomic<double> value_sum{0};
   std::atomic<double> value_sq_sum{0};                 // for the variance behind LCB
 
@@ -99,6 +99,15 @@ struct alignas(64) Node {
     return children + split + marginal_count(1) + i0 * marginal_count(1) + i1;
   }
 };
+// A plain load and store, not a compare-and-swap loop: exact for one thread; with several,
+// two backups through the same node within the same few nanoseconds can lose one of the two
+// values (never a visit, which stays an atomic add). Lock-free MCTS accepts that
+// (Enzenberger & Müller, 2009): a locked read-modify-write stalls the thread until it owns
+// the cache line, and the top of the tree is on every thread's every path.
+inline void add_relaxed(std::atomic<double>& target, double value) {
+  target.store(target.load(std::memory_order_relaxed) + value, std::memory_order_relaxed);
+}
+
 static_assert(sizeof(Node) == 64, "Node should fill exactly one cache line");
 
 }  // namespace pz::mcts

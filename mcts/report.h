@@ -28,6 +28,7 @@ struct SearchReport {
   std::int64_t root_visits = 0;       // reused visits included
   std::int64_t simulations = 0;       // playouts completed by this search
   std::int64_t collisions = 0;        // descents abandoned on a leaf another descent was expanding
+  std::int64_t bursts = 0;            // bursts run by threads sharing the tree (SearchConfig::burst_simulations)
   double seconds = 0;
   double root_value = 0;              // for `player`, return units
   bool root_proven = false;

@@ -11,7 +11,11 @@
 //
 // Parallelism: config().threads threads descend the same tree under virtual loss, each
 // gathering up to leaves_per_batch leaves per evaluator call; expansions are published
-// lock-free (node.h). For self-play, the stepping API (begin / gather / evaluate_batch /
+// lock-free (node.h). So that they do not all write the same top nodes on every simulation
+// (their cache lines would move between cores each time), they run bursts
+// (config().burst_simulations): a thread keeps its path through the busy top of the tree
+// for several simulations, under the burst's virtual losses, and publishes the statistics
+// there when the burst ends (deferred_stats.h). For self-play, the stepping API (begin / gather / evaluate_batch /
 // finished) lets one thread drive many searches in lockstep with one evaluator call per
 // step, and BatchingEvaluator merges those calls across threads.
 //
@@ -119,8 +123,12 @@ class Search {
   // proven if one of the moves wins at once, and backs up the win. False if none does.
   bool expand_immediate_win(PendingLeaf& leaf, LeafBatch& batch);
   Node* allocate_children(std::size_t count, LeafBatch& batch);
-  void backup(std::span<Node* const> path, const Values& values, bool exact, LeafBatch& batch);
+  // Backs `values` up the leaf's path (its deferred nodes into the batch's DeferredStats).
+  void backup(const PendingLeaf& leaf, const Values& values, bool exact, LeafBatch& batch);
 
+  // The burst's path can take more simulations; ends it (publishing its statistics).
+  bool burst_path_open(const Burst& burst) const;
+  void end_burst(LeafBatch& batch);
   Node* select_decision(Node* node, bool at_root) const;
   int select_marginal(const Node* node, int seat, bool at_root) const;
   static Node* select_chance(Node* node, util::Rng& rng);
@@ -153,6 +161,7 @@ class Search {
   // should contend only where they must (the root's statistics).
   alignas(64) std::atomic<std::int64_t> sims_started_{0};
   alignas(64) std::atomic<std::int64_t> collisions_{0};
+  std::atomic<std::int64_t> bursts_run_{0};  // added once per thread, when its run ends
   // Read on every simulation, written only by begin(): kept off the counters' lines.
   alignas(64) std::chrono::steady_clock::time_point start_{};
   std::chrono::steady_clock::time_point deadline_{};
@@ -161,7 +170,8 @@ class Search {
   // Simulations this search may start: the count and max_visits limits (begin()).
   bool limit_simulations_ = false;
   std::int64_t simulation_limit_ = 0;
-  bool defer_root_visits_ = false;  // run() with several threads (see backup)
+  bool shared_tree_ = false;  // run() with several threads (see backup)
+  bool bursts_ = false;       // and SearchConfig::burst_simulations > 0
   // Single-player value normalisation: the range of values backed up so far.
   std::atomic<double> min_seen_{0}, max_seen_{0};
   std::atomic<bool> seen_any_{false};

@@ -32,18 +32,23 @@ class CountingEvaluator final : public Evaluator {
   Evaluator& inner_;
 };
 
+// Several threads on one tree, without the solver (so every visit count must add up).
+SearchConfig shared_tree(int simulations, int threads, int leaves_per_batch) {
+  SearchConfig c;
+  c.simulations = simulations;
+  c.threads = threads;
+  c.leaves_per_batch = leaves_per_batch;
+  c.solver = false;
+  return c;
+}
+
 TEST(Parallel, ThreadsAndBatchesBuildAValidTree) {
   auto game = games::make_game("connect4");
   RolloutEvaluator rollouts(1, 3);
   for (int threads : {1, 2, 4}) {
     for (int batch : {1, 8}) {
       CountingEvaluator evaluator(rollouts);
-      SearchConfig c;
-      c.simulations = 3000;
-      c.threads = threads;
-      c.leaves_per_batch = batch;
-      c.solver = false;
-      Search search(*game, c, 5);
+      Search search(*game, shared_tree(3000, threads, batch), 5);
       search.set_root(*game->new_initial_state());
       const SearchReport report = search.run(evaluator);
       EXPECT_EQ(report.simulations, 3000) << threads << "x" << batch;
@@ -55,6 +60,36 @@ TEST(Parallel, ThreadsAndBatchesBuildAValidTree) {
       }
     }
   }
+}
+
+TEST(Parallel, BurstsPublishEveryVisitAndReleaseTheirVirtualLosses) {
+  auto game = games::make_game("connect4");
+  RolloutEvaluator evaluator(1, 3);
+  for (int burst : {16, 0}) {
+    for (int batch : {1, 4}) {
+      SearchConfig c = shared_tree(20000, 2, batch);
+      c.burst_simulations = burst;
+      Search search(*game, c, 7);
+      search.set_root(*game->new_initial_state());
+      const SearchReport report = search.run(evaluator);
+      // The root's children reach 16 x 8 visits early in 20000 simulations: from then on
+      // every descent that chooses a new path starts a burst.
+      if (burst > 0) {
+        EXPECT_GT(report.bursts, 20) << batch;
+      } else {
+        EXPECT_EQ(report.bursts, 0) << batch;
+      }
+      EXPECT_EQ(report.simulations, 20000);
+      EXPECT_EQ(report.root_visits, 20000);
+      // Every visit the bursts kept back was published, and every held virtual loss released.
+      EXPECT_EQ(testing::check_tree(*search.root_node()), "") << burst << " " << batch;
+    }
+  }
+  SearchConfig one;
+  one.simulations = 3000;
+  Search search(*game, one, 7);
+  search.set_root(*game->new_initial_state());
+  EXPECT_EQ(search.run(evaluator).bursts, 0);  // one thread has no one to keep away from
 }
 
 TEST(Parallel, ThreadsStillFindTheWinAndTheSolverStillProves) {
