@@ -41,6 +41,7 @@ struct PendingLeaf {
 // the busy nodes below the root it runs its next `left` simulations through.
 struct Burst {
   std::vector<Node*> path;
+  int length = 0;  // its simulations, and the virtual losses it holds on each path node
   int left = 0;
   std::int64_t started = 0;  // bursts this thread began
 };

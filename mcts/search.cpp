@@ -20,9 +20,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kSimulationChunk = 8;
 // A burst's path only takes nodes with at least this many times the burst's simulations in
 // visits, so that its held virtual losses and unpublished visits stay a small part of theirs.
-// (With 4, 8 and 16 here, bursts of 16 played even with no bursts: 144-29-127, 137-36-127
-// and 143-27-130 over 300 Connect Four games at 20000 simulations on 2 threads; the three
-// scaled alike within this machine's noise.)
+// A burst is at least two simulations long (one is an ordinary simulation).
+// (With 4, 8 and 16 here and fixed bursts of 16, bursts played even with no bursts:
+// 144-29-127, 137-36-127 and 143-27-130 over 300 Connect Four games at 20000 simulations on
+// 2 threads; the three scaled alike within this machine's noise.)
 constexpr int kBurstVisitsPerSimulation = 8;
 
 // A node whose position has ended: exact, with the game's returns.
@@ -474,13 +475,22 @@ Search::Descent Search::descend(PendingLeaf& leaf, LeafBatch& batch, util::Rng& 
       case NodeKind::kUnknown:
         throw std::logic_error("search: expanded node of unknown kind");
     }
-    if (new_burst && node->kind == NodeKind::kDecision && path.size() < 64 &&
-        child->visits.load(std::memory_order_relaxed) >= kBurstVisitsPerSimulation * config_.burst_simulations) {
+    const int visits = new_burst ? child->visits.load(std::memory_order_relaxed) : 0;
+    // The path's first node sets the burst's length: what a small part of its visits allows
+    // (so a young tree gets short bursts), at most burst_simulations.
+    const int length = !new_burst ? 0
+                       : burst.path.empty() ? std::min(config_.burst_simulations, visits / kBurstVisitsPerSimulation)
+                                            : burst.length;
+    if (new_burst && node->kind == NodeKind::kDecision && path.size() < 64 && length >= 2 &&
+        visits >= kBurstVisitsPerSimulation * length) {
       // The burst holds all its simulations' virtual losses here at once.
-      child->in_flight.fetch_add(config_.burst_simulations, std::memory_order_relaxed);
-      if (burst.path.empty()) ++burst.started;
+      child->in_flight.fetch_add(length, std::memory_order_relaxed);
+      if (burst.path.empty()) {
+        ++burst.started;
+        burst.length = length;
+        burst.left = length - 1;
+      }
       burst.path.push_back(child);
-      burst.left = config_.burst_simulations - 1;
       leaf.deferred |= std::uint64_t{1} << path.size();
     } else {
       new_burst = false;  // the path is the busy nodes from the root down, without a gap
@@ -672,7 +682,7 @@ bool Search::burst_path_open(const Burst& burst) const {
 
 void Search::end_burst(LeafBatch& batch) {
   Burst& burst = batch.burst;
-  for (Node* p : burst.path) p->in_flight.fetch_sub(config_.burst_simulations, std::memory_order_relaxed);
+  for (Node* p : burst.path) p->in_flight.fetch_sub(burst.length, std::memory_order_relaxed);
   burst.path.clear();
   burst.left = 0;
   batch.deferred_stats.flush();

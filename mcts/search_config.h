@@ -41,16 +41,18 @@ struct SearchConfig {
   int leaves_per_batch = 1;    // leaves each thread gathers (under virtual loss) per evaluation
   int max_collisions = 4;      // collisions tolerated while gathering before evaluating early
   double virtual_loss = 1.0;   // weight of one in-flight descent, counted as a loss
-  // Threads sharing a tree run bursts of this many simulations (0: off). A burst's first
-  // descent selects as usual, and its path through the busy top of the tree (the nodes with
-  // at least 8 × burst_simulations visits) is kept for the whole burst: the burst's virtual
+  // Threads sharing a tree run bursts of up to this many simulations (0: off). A burst's
+  // first descent selects as usual, and its path through the busy top of the tree (the
+  // nodes with at least 8 × the burst's length in visits; the first one's visits / 8 sets
+  // the length, up to this) is kept for the whole burst: the burst's virtual
   // losses are put on that path at once, its visits and values there are published when it
   // ends, and its other simulations start where that path ends. Without bursts every
   // simulation writes the same top nodes as every other thread's, and moving those cache
   // lines between cores costs more than a cheap simulation itself; with them the threads
-  // search different subtrees for a while. Bursts of 16 and none played even, 137-36-127
-  // over 300 Connect Four games: `polyzero match --game connect4 --p1
-  // mcts:sims=20000,threads=2 --p2 mcts:sims=20000,threads=2,burst=0 --games 300`.
+  // search different subtrees for a while. Bursts and none played even over Connect Four
+  // games: `polyzero match --game connect4 --p1 mcts:sims=S,threads=2 --p2
+  // mcts:sims=S,threads=2,burst=0`: 138-32-130 (S = 20000, 300 games), 171-24-205 and
+  // 177-22-201 (S = 3000 and 800, 400 games; the same with burst=0 on both sides: 175-31-194).
   int burst_simulations = 16;
 
   // --- Solver and reuse ---
