@@ -394,7 +394,7 @@ Search::Descent Search::descend(PendingLeaf& leaf, LeafBatch& batch, util::Rng& 
       at_root = false;
       --burst.left;
     } else {
-      end_burst(batch);
+      if (!burst.path.empty()) end_burst(batch);
       new_burst = true;
     }
   }
@@ -475,22 +475,7 @@ Search::Descent Search::descend(PendingLeaf& leaf, LeafBatch& batch, util::Rng& 
       case NodeKind::kUnknown:
         throw std::logic_error("search: expanded node of unknown kind");
     }
-    const int visits = new_burst ? child->visits.load(std::memory_order_relaxed) : 0;
-    // The path's first node sets the burst's length: what a small part of its visits allows
-    // (so a young tree gets short bursts), at most burst_simulations.
-    const int length = !new_burst ? 0
-                       : burst.path.empty() ? std::min(config_.burst_simulations, visits / kBurstVisitsPerSimulation)
-                                            : burst.length;
-    if (new_burst && node->kind == NodeKind::kDecision && path.size() < 64 && length >= 2 &&
-        visits >= kBurstVisitsPerSimulation * length) {
-      // The burst holds all its simulations' virtual losses here at once.
-      child->in_flight.fetch_add(length, std::memory_order_relaxed);
-      if (burst.path.empty()) {
-        ++burst.started;
-        burst.length = length;
-        burst.left = length - 1;
-      }
-      burst.path.push_back(child);
+    if (new_burst && join_burst(burst, *node, *child)) {
       leaf.deferred |= std::uint64_t{1} << path.size();
     } else {
       new_burst = false;  // the path is the busy nodes from the root down, without a gap
@@ -678,6 +663,26 @@ bool Search::burst_path_open(const Burst& burst) const {
     if (p->is_proven()) return false;
   }
   return !burst.path.empty();
+}
+
+bool Search::join_burst(Burst& burst, const Node& parent, Node& child) {
+  // The burst's path runs from the root, so its depth is its length (deferred bits: < 64).
+  if (parent.kind != NodeKind::kDecision || burst.path.size() >= 63) return false;
+  const int visits = child.visits.load(std::memory_order_relaxed);
+  // The path's first node sets the burst's length: what a small part of its visits allows
+  // (so a young tree gets short bursts), at most burst_simulations.
+  const int length = burst.path.empty() ? std::min(config_.burst_simulations, visits / kBurstVisitsPerSimulation)
+                                        : burst.length;
+  if (length < 2 || visits < kBurstVisitsPerSimulation * length) return false;
+  // The burst holds all its simulations' virtual losses here at once.
+  child.in_flight.fetch_add(length, std::memory_order_relaxed);
+  if (burst.path.empty()) {
+    ++burst.started;
+    burst.length = length;
+    burst.left = length - 1;
+  }
+  burst.path.push_back(&child);
+  return true;
 }
 
 void Search::end_burst(LeafBatch& batch) {

@@ -126,8 +126,12 @@ class Search {
   // Backs `values` up the leaf's path (its deferred nodes into the batch's DeferredStats).
   void backup(const PendingLeaf& leaf, const Values& values, bool exact, LeafBatch& batch);
 
-  // The burst's path can take more simulations; ends it (publishing its statistics).
+  // The burst's path can take more simulations.
   bool burst_path_open(const Burst& burst) const;
+  // While a descent chooses a new burst: adds `child` (selected at `parent`) to the burst's
+  // path if it is busy enough. False: the path ends above it.
+  bool join_burst(Burst& burst, const Node& parent, Node& child);
+  // Releases the burst's virtual losses and publishes the thread's deferred statistics.
   void end_burst(LeafBatch& batch);
   Node* select_decision(Node* node, bool at_root) const;
   int select_marginal(const Node* node, int seat, bool at_root) const;
