@@ -759,12 +759,9 @@ SearchReport Search::run(Evaluator& evaluator) {
     error = work(rng_);
   } else {
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) {
-      pool.emplace_back([&, t] { errors[static_cast<std::size_t>(t)] = work(rngs[static_cast<std::size_t>(t - 1)]); });
-    }
-    errors[0] = work(rng_);
-    for (auto& th : pool) th.join();
+    team_.run(threads, [&](int t) {
+      errors[static_cast<std::size_t>(t)] = work(t == 0 ? rng_ : rngs[static_cast<std::size_t>(t - 1)]);
+    });
     for (auto& e : errors) {
       if (e && !error) error = e;
     }

@@ -44,6 +44,7 @@
 #include "mcts/report.h"
 #include "mcts/search_config.h"
 #include "util/rng.h"
+#include "util/thread_team.h"
 
 namespace pz::mcts {
 
@@ -174,6 +175,7 @@ class Search {
   // Simulations this search may start: the count and max_visits limits (begin()).
   bool limit_simulations_ = false;
   std::int64_t simulation_limit_ = 0;
+  util::ThreadTeam team_;  // run()'s helper threads, kept from search to search
   bool shared_tree_ = false;  // run() with several threads (see backup)
   bool bursts_ = false;       // and SearchConfig::burst_simulations > 0
   // Single-player value normalisation: the range of values backed up so far.
