@@ -75,21 +75,30 @@ void add_bench_command(CLI::App& app) {
     const auto game = games::make_game(margs->game);
     const auto r = bench::measure_mcts(*game, margs->threads, margs->seconds, margs->sims, 12345, margs->rounds);
     if (!margs->json) {
-      std::printf("%-24s %-9s %8s %6s %12s %14s %14s %12s\n", "game", "evaluator", "threads", "trees", "simulations",
-                  "simulations/s", "sims/cpu-s", "collisions");
+      std::printf("%-24s %-15s %-9s %8s %6s %12s %14s %14s %12s\n", "game", "search", "evaluator", "threads", "trees",
+                  "simulations", "simulations/s", "sims/cpu-s", "collisions");
     }
     for (const auto& row : r.rows) {
       if (margs->json) {
-        std::cout << nlohmann::json{{"game", row.game}, {"evaluator", row.evaluator}, {"threads", row.threads},
+        std::cout << nlohmann::json{{"game", row.game}, {"search", row.search}, {"evaluator", row.evaluator}, {"threads", row.threads},
                                     {"trees", row.trees}, {"simulations", row.simulations}, {"seconds", row.seconds},
                                     {"simulations_per_second", row.per_second()},
                                     {"simulations_per_cpu_second", row.per_cpu_second()}, {"collisions", row.collisions}}
                          .dump()
                   << std::endl;
       } else {
-        std::printf("%-24s %-9s %8d %6d %12lld %14.0f %14.0f %12lld\n", row.game.c_str(), row.evaluator.c_str(), row.threads,
+        std::printf("%-24s %-15s %-9s %8d %6d %12lld %14.0f %14.0f %12lld\n", row.game.c_str(), row.search.c_str(),
+                    row.evaluator.c_str(), row.threads,
                     row.trees, static_cast<long long>(row.simulations), row.per_second(), row.per_cpu_second(),
                     static_cast<long long>(row.collisions));
+      }
+    }
+    if (r.rollout_vs_reference > 0) {
+      if (margs->json) {
+        std::cout << nlohmann::json{{"rollout_vs_mctsbot_design", r.rollout_vs_reference}}.dump() << std::endl;
+      } else {
+        std::printf("1 thread with rollouts: %.2fx the simulations/s of the MCTSBot-design reference on the same game code\n",
+                    r.rollout_vs_reference);
       }
     }
     if (margs->threads == 1) return;

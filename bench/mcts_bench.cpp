@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/mctsbot_reference.h"
 #include "mcts/evaluator.h"
 #include "mcts/search.h"
 
@@ -39,6 +40,41 @@ SearchTotals run_searches(const games::Game& game, mcts::Evaluator& evaluator, i
   return totals;
 }
 
+using Clock = std::chrono::steady_clock;
+
+// Runs `searches(deadline)` for `seconds`; it returns the simulations (and collisions) it ran.
+// Fills the row's counts, wall time and process CPU time.
+template <class Searches>
+void time_searches(MctsThroughput& row, double seconds, Searches searches) {
+  const auto start = Clock::now();
+  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  const std::clock_t cpu_start = std::clock();
+  const SearchTotals totals = searches(deadline);
+  row.simulations = totals.simulations;
+  row.collisions = totals.collisions;
+  row.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  row.cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+}
+
+// The MCTSBot-design reference: searches of `simulations` from the initial position, each
+// with a fresh tree.
+MctsThroughput measure_reference(const games::Game& game, double seconds, int simulations, std::uint64_t seed) {
+  MctsThroughput result;
+  result.game = game.spec().to_string();
+  result.search = "mctsbot-design";
+  result.evaluator = "rollout";
+  time_searches(result, seconds, [&](Clock::time_point deadline) {
+    MctsBotReference reference(game, simulations, seed);
+    const auto root = game.new_initial_state();
+    SearchTotals totals;
+    do {
+      totals.simulations += reference.search(*root);
+    } while (Clock::now() < deadline);
+    return totals;
+  });
+  return result;
+}
+
 // `threads` threads on one tree (trees == 1), or each on its own (trees == threads).
 MctsThroughput measure_one(const games::Game& game, mcts::Evaluator& evaluator, const std::string& name, int threads,
                            int trees, double seconds, int simulations, std::uint64_t seed) {
@@ -47,15 +83,8 @@ MctsThroughput measure_one(const games::Game& game, mcts::Evaluator& evaluator, 
   result.evaluator = name;
   result.threads = threads;
   result.trees = trees;
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
-  const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-  const std::clock_t cpu_start = std::clock();
-  if (trees == 1) {
-    const SearchTotals t = run_searches(game, evaluator, threads, simulations, seed, deadline);
-    result.simulations = t.simulations;
-    result.collisions = t.collisions;
-  } else {
+  time_searches(result, seconds, [&](Clock::time_point deadline) {
+    if (trees == 1) return run_searches(game, evaluator, threads, simulations, seed, deadline);
     std::vector<SearchTotals> totals(static_cast<std::size_t>(trees));
     std::vector<std::thread> pool;
     for (int i = 0; i < trees; ++i) {
@@ -65,10 +94,10 @@ MctsThroughput measure_one(const games::Game& game, mcts::Evaluator& evaluator, 
       });
     }
     for (auto& th : pool) th.join();
-    for (const auto& t : totals) result.simulations += t.simulations;
-  }
-  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  result.cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+    SearchTotals sum;
+    for (const auto& t : totals) sum.simulations += t.simulations;
+    return sum;
+  });
   return result;
 }
 
@@ -87,18 +116,26 @@ MctsBenchResult measure_mcts(const games::Game& game, int threads, double second
   // process can only slow a round down, and a burst of it then hits every configuration
   // alike instead of whichever was running.
   rounds = std::max(1, rounds);
-  std::vector<MctsThroughput> best(evaluators.size() * layouts.size());
+  const bool with_reference = !game.info().simultaneous;
+  std::vector<MctsThroughput> best(evaluators.size() * layouts.size() + (with_reference ? 1 : 0));
+  const auto keep_faster = [&](MctsThroughput& slot, const MctsThroughput& row, int round) {
+    if (round == 0 || row.per_second() > slot.per_second()) slot = row;
+  };
   for (int round = 0; round < rounds; ++round) {
     for (std::size_t e = 0; e < evaluators.size(); ++e) {
       for (std::size_t l = 0; l < layouts.size(); ++l) {
-        const auto row = measure_one(game, *evaluators[e].second, evaluators[e].first, layouts[l].first, layouts[l].second,
-                                     seconds / rounds, simulations_per_search, seed);
-        auto& slot = best[e * layouts.size() + l];
-        if (round == 0 || row.per_second() > slot.per_second()) slot = row;
+        keep_faster(best[e * layouts.size() + l],
+                    measure_one(game, *evaluators[e].second, evaluators[e].first, layouts[l].first, layouts[l].second,
+                                seconds / rounds, simulations_per_search, seed),
+                    round);
       }
     }
+    if (with_reference) keep_faster(best.back(), measure_reference(game, seconds / rounds, simulations_per_search, seed), round);
   }
   out.rows = best;
+  if (with_reference && best.back().per_second() > 0) {
+    out.rollout_vs_reference = best[layouts.size()].per_second() / best.back().per_second();
+  }
   if (threads == 1) return out;
   for (std::size_t e = 0; e < evaluators.size(); ++e) {
     const MctsThroughput* row = &best[e * layouts.size()];

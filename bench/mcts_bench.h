@@ -13,6 +13,9 @@
 // speed-up is what this machine gives the workload at all (2.0 on two idle cores; less when
 // other processes, or other tenants of a virtual machine, take CPU time or memory bandwidth).
 // One tree's scaling is then read against it.
+//
+// The single-thread baseline is a UCT search built the way OpenSpiel's MCTSBot is
+// (mctsbot_reference.h), with one random rollout per leaf, timed the same way.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +28,7 @@ namespace pz::bench {
 
 struct MctsThroughput {
   std::string game;
+  std::string search = "polyzero";  // or "mctsbot-design" (mctsbot_reference.h)
   std::string evaluator;  // "uniform" or "rollout"
   int threads = 1;
   int trees = 1;  // 1: the threads share one tree; == threads: each its own (the baseline)
@@ -51,6 +55,10 @@ struct MctsBenchResult {
   // tree and T threads on separate trees.
   std::vector<MctsThroughput> rows;
   MctsScaling uniform, rollout;  // zeros when threads == 1
+  // One thread with rollouts against the MCTSBot-design reference on the same game, measured
+  // in the same rounds (its row is the last of `rows`); 0 for games MCTSBot does not play
+  // (simultaneous moves).
+  double rollout_vs_reference = 0;
 };
 
 MctsBenchResult measure_mcts(const games::Game& game, int threads, double seconds, int simulations_per_search,

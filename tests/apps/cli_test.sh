@@ -68,6 +68,10 @@ expect_out "Game over after"
 expect_status 0 "$pz" bench games --game tictactoe --game connect4 --seconds 0.05 --json
 [[ $(echo "$out" | wc -l) == 2 ]] || fail "bench games --json should print one line per game: $out"
 expect_out '"moves_per_second"'
+expect_status 0 "$pz" bench mcts --game tictactoe --threads 1 --seconds 0.05 --rounds 1 --json
+[[ $(echo "$out" | wc -l) == 4 ]] || fail "bench mcts --threads 1 --json: two rows, the reference's row and its ratio: $out"
+expect_out '"search":"mctsbot-design"'
+expect_out '"rollout_vs_mctsbot_design"'
 
 # train: the resolved config; mistakes name the field and exit 2 (runs: tests/nn).
 expect_status 0 "$pz" train --game tictactoe --print-config --set learner.steps=300
