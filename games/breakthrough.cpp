@@ -152,8 +152,8 @@ void BreakthroughState::recompute_hash_and_winner() {
     for (std::uint64_t b = pawns_[seat]; b; b &= b - 1) hash_ ^= g.zobrist()[seat * 64 + std::countr_zero(b)];
   }
   winner_ = -1;
-  if ((pawns_[0] & g.top_row()) || pawns_[1] == 0) winner_ = 0;
-  if ((pawns_[1] & g.bottom_row()) || pawns_[0] == 0) winner_ = 1;
+  if (wins(0, pawns_[0], pawns_[1])) winner_ = 0;
+  if (wins(1, pawns_[1], pawns_[0])) winner_ = 1;
 }
 
 int BreakthroughState::owner(int y, int x) const {
@@ -194,6 +194,16 @@ void BreakthroughState::legal_actions(std::vector<Action>& out) const {
   }
 }
 
+bool BreakthroughState::wins(int seat, std::uint64_t arrived, std::uint64_t opponent_pawns) const {
+  return (arrived & (seat == 0 ? bt().top_row() : bt().bottom_row())) != 0 || opponent_pawns == 0;
+}
+
+bool BreakthroughState::may_end_game(Action action) const {
+  const int n = bt().cells(), seat = to_move_;
+  const std::uint64_t to_bit = 1ULL << target(seat, action % n, action / n);
+  return wins(seat, to_bit, pawns_[1 - seat] & ~to_bit);
+}
+
 void BreakthroughState::apply_action(Action action) {
   const auto& g = bt();
   const int n = g.cells(), seat = to_move_, other = 1 - seat;
@@ -205,7 +215,7 @@ void BreakthroughState::apply_action(Action action) {
     pawns_[other] ^= to_bit;
     hash_ ^= g.zobrist()[other * 64 + to];
   }
-  if ((to_bit & (seat == 0 ? g.top_row() : g.bottom_row())) || pawns_[other] == 0) winner_ = static_cast<std::int8_t>(seat);
+  if (wins(seat, to_bit, pawns_[other])) winner_ = static_cast<std::int8_t>(seat);
   to_move_ = static_cast<std::int8_t>(other);
   ++moves_;
 }

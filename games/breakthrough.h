@@ -101,6 +101,8 @@ class BreakthroughState final : public State {
   int owner(int y, int x) const;
   // Seat that has won, or -1.
   int winner() const { return winner_; }
+  // Exact: the pawn reaches the far row or takes the opponent's last pawn.
+  bool may_end_game(Action action) const override;
 
  private:
   friend class BreakthroughGame;
@@ -109,6 +111,8 @@ class BreakthroughState final : public State {
   // board: the caller checks).
   int target(int seat, int from, int dir) const;
   void recompute_hash_and_winner();
+  // Whether `seat` has won with pawns on the squares `arrived` against `opponent_pawns`.
+  bool wins(int seat, std::uint64_t arrived, std::uint64_t opponent_pawns) const;
 
   std::uint64_t pawns_[2] = {0, 0};
   std::uint64_t hash_ = 0;

@@ -68,13 +68,23 @@ bool Connect4State::has_four(std::uint64_t b, int height) {
   return false;
 }
 
+std::uint64_t Connect4State::landing_bit(int column) const {
+  // The column's discs are a run of bits from its bottom: adding the bottom bit carries into
+  // the first empty cell.
+  const std::uint64_t bottom = 1ULL << (column * (c4().height() + 1));
+  return (mask_ | (mask_ + bottom)) ^ mask_;
+}
+
+bool Connect4State::may_end_game(Action column) const {
+  const int player = moves_ & 1;
+  return has_four(discs_[player] | landing_bit(column), c4().height()) || moves_ + 1 == c4().width() * c4().height();
+}
+
 void Connect4State::apply_action(Action column) {
   const int h = c4().height();
   const int player = moves_ & 1;
-  const std::uint64_t bottom = 1ULL << (column * (h + 1));
-  const std::uint64_t new_mask = mask_ | (mask_ + bottom);
-  const std::uint64_t placed = new_mask ^ mask_;
-  mask_ = new_mask;
+  const std::uint64_t placed = landing_bit(column);
+  mask_ |= placed;
   discs_[player] |= placed;
   const int bit = std::countr_zero(placed);
   hash_ ^= c4().zobrist()[player * 64 + bit] ^ c4().zobrist()[128];

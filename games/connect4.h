@@ -54,6 +54,8 @@ class Connect4State final : public State {
   std::uint64_t hash() const override { return hash_; }
   std::string serialize() const override { return history_text_; }
 
+  // Exact: the disc makes four in a row, or fills the board.
+  bool may_end_game(Action column) const override;
   // Seat owning the cell at `column`, `row` (0 = bottom), or -1 when empty.
   int owner(int column, int row) const;
   int winner() const { return winner_; }
@@ -61,6 +63,8 @@ class Connect4State final : public State {
  private:
   const Connect4Game& c4() const { return static_cast<const Connect4Game&>(State::game()); }
   static bool has_four(std::uint64_t discs, int height);
+  // The cell a disc dropped into `column` (not full) lands on, as a bit of mask_.
+  std::uint64_t landing_bit(int column) const;
 
   std::uint64_t discs_[2] = {0, 0};  // per seat
   std::uint64_t mask_ = 0;           // occupied cells

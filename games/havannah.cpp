@@ -136,19 +136,24 @@ void HavannahState::unite(int a, int b) {
   if (kept != absorbed) mask_[kept] = static_cast<std::uint16_t>(mask_[kept] | mask_[absorbed]);
 }
 
-int HavannahState::place(int p, int c, int stamp) {
+int HavannahState::win_kinds_of(int p, int c) const {
   const HavannahGame& g = havannah();
   const auto& info = g.cell(c);
   // p's neighbours in circular order, and their groups before the move.
   bool own[6];
   int roots[6];
   int own_count = 0;
+  std::uint16_t m = info.mask;  // the corners and edges of c's group once the stone is on c
   for (int d = 0; d < 6; ++d) {
     const int nb = info.neighbours[d];
     own[d] = nb >= 0 && owner(nb) == p;
-    roots[d] = own[d] ? find(nb) : -1;
+    roots[d] = own[d] ? root(nb) : -1;
+    if (own[d]) m = static_cast<std::uint16_t>(m | mask_[roots[d]]);
     own_count += own[d];
   }
+  int kinds = 0;
+  if (std::popcount(static_cast<unsigned>(m & 0x3F)) >= 2) kinds |= HavannahGame::kBridge;
+  if (std::popcount(static_cast<unsigned>(m >> 6)) >= 3) kinds |= HavannahGame::kFork;
   // Arcs of consecutive own neighbours; does a group appear in two different arcs?
   bool closes_loop = false;
   {
@@ -162,28 +167,13 @@ int HavannahState::place(int p, int c, int stamp) {
       arc_roots[arcs++] = r;
     }
   }
-
-  stamp_[c] = static_cast<std::int16_t>(stamp);
-  empty_[c >> 6] &= ~(std::uint64_t{1} << (c & 63));
-  parent_[c] = -1;
-  mask_[c] = info.mask;
-  ++stones_;
-  hash_ ^= g.zobrist()[p * HavannahGame::kMaxCells + c];
-  for (int d = 0; d < 6; ++d) {
-    if (own[d]) unite(c, info.neighbours[d]);
-  }
-
-  int kinds = 0;
-  const std::uint16_t m = mask_[find(c)];
-  if (std::popcount(static_cast<unsigned>(m & 0x3F)) >= 2) kinds |= HavannahGame::kBridge;
-  if (std::popcount(static_cast<unsigned>(m >> 6)) >= 3) kinds |= HavannahGame::kFork;
   if (closes_loop) kinds |= HavannahGame::kRing;  // see the header comment for why
   if (!(kinds & HavannahGame::kRing) && own_count >= 3) {
     // Filled rings: one of c's own neighbours now surrounded by six own stones (it shares
-    // two neighbours with c, which must be own too: hence own_count >= 3).
+    // two neighbours with c, which must be own too: hence own_count >= 3). c counts as own.
     auto surrounded = [&](int cell) {
       for (int nb : g.cell(cell).neighbours) {
-        if (nb < 0 || owner(nb) != p) return false;
+        if (nb < 0 || (nb != c && owner(nb) != p)) return false;
       }
       return true;
     };
@@ -194,6 +184,28 @@ int HavannahState::place(int p, int c, int stamp) {
     if (filled) kinds |= HavannahGame::kRing;
   }
   return kinds;
+}
+
+int HavannahState::place(int p, int c, int stamp) {
+  const HavannahGame& g = havannah();
+  const auto& info = g.cell(c);
+  const int kinds = win_kinds_of(p, c);
+  stamp_[c] = static_cast<std::int16_t>(stamp);
+  empty_[c >> 6] &= ~(std::uint64_t{1} << (c & 63));
+  parent_[c] = -1;
+  mask_[c] = info.mask;
+  ++stones_;
+  hash_ ^= g.zobrist()[p * HavannahGame::kMaxCells + c];
+  for (int d = 0; d < 6; ++d) {
+    const int nb = info.neighbours[d];
+    if (nb >= 0 && owner(nb) == p) unite(c, nb);
+  }
+  return kinds;
+}
+
+bool HavannahState::may_end_game(Action action) const {
+  if (action >= havannah().num_array_cells()) return false;  // the swap
+  return stones_ + 1 == havannah().num_cells() || win_kinds_of(moves_ & 1, action) != 0;
 }
 
 void HavannahState::apply_action(Action action) {

@@ -177,6 +177,8 @@ class HavannahState final : public State {
   // The kinds of structure the winning move completed (HavannahGame::kRing | kBridge | kFork).
   int win_kinds() const { return win_kinds_; }
   bool swap_available() const;
+  // Exact: the stone completes a ring, bridge or fork, or fills the board.
+  bool may_end_game(Action action) const override;
   // Corner/edge mask of the group holding the stone on `c` (0 for an empty cell).
   std::uint16_t group_mask(int c) const { return stamp_[c] == 0 ? 0 : mask_[root(c)]; }
 
@@ -187,6 +189,8 @@ class HavannahState final : public State {
   int root(int c) const;
   int find(int c);
   void unite(int a, int b);
+  // The win kinds a stone of `player` on the empty cell c would complete.
+  int win_kinds_of(int player, int c) const;
   // Places a stone of `player` on c with the given stamp and returns the win kinds made.
   int place(int player, int c, int stamp);
   // True when the stone just placed on c (colour p) encloses a region of non-p cells.

@@ -451,6 +451,11 @@ TEST(Breakthrough, RandomPlayoutInvariants) {
   testing::check_random_playouts(*make(5, 4), 500, 2);
 }
 
+TEST(Breakthrough, MayEndGameIsExactlyTheWinningMoves) {
+  testing::check_may_end_game_exact(*make(), 200, 31);
+  testing::check_may_end_game_exact(*make(5, 4), 300, 32);
+}
+
 TEST(Breakthrough, Symmetries) {
   testing::check_symmetries(*make(), 50, 2);
   testing::check_symmetries(*make(6, 5), 50, 3);

@@ -166,6 +166,11 @@ TEST(Connect4, RandomPlayoutInvariants) {
   testing::check_random_playouts(*make(), 2000, 3);
   testing::check_random_playouts(*make(4, 4), 500, 4);
 }
+TEST(Connect4, MayEndGameIsExactlyTheWinningAndFillingMoves) {
+  testing::check_may_end_game_exact(*make(), 300, 21);
+  testing::check_may_end_game_exact(*make(4, 4), 300, 22);  // small: many full-board draws
+}
+
 TEST(Connect4, Symmetries) { testing::check_symmetries(*make(), 100, 5); }
 
 }  // namespace

@@ -360,6 +360,13 @@ std::unique_ptr<State> ring_game(const Game& g, const std::vector<std::string>& 
   return play(g, interleave(black, white));
 }
 
+TEST(Havannah, MayEndGameIsExactlyTheWinningAndFillingMoves) {
+  // Small boards fill up (draws) and make every kind of win; swap games include the swap.
+  testing::check_may_end_game_exact(*make(4, false), 300, 11);
+  testing::check_may_end_game_exact(*make(4, true), 300, 12);
+  testing::check_may_end_game_exact(*make(6, false), 100, 13);
+}
+
 TEST(Havannah, MinimalRingAroundAnEmptyCell) {
   auto g = make(5);
   for (size_t last = 0; last < 6; ++last) {
