@@ -10,9 +10,10 @@ namespace pz::util {
 namespace {
 
 // How long a thread waits actively before it sleeps: longer than the gap between the searches
-// of a benchmark or of a player's think (a report and a new root, microseconds), much shorter
-// than anything that makes a spinning core matter.
-constexpr auto kSpin = std::chrono::microseconds(200);
+// of a benchmark or an analysis loop (a report and a new root: a few microseconds), and short
+// enough that a helper spinning after its player's move takes little from the opponent's
+// search on the same cores.
+constexpr auto kSpin = std::chrono::microseconds(50);
 
 void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
