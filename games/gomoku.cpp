@@ -97,6 +97,7 @@ void GomokuState::apply_action(Action action) {
   assert(!over() && action >= 0 && action < g.num_cells() && cell_[action] == 0);
   const int player = g.mover(moves_);
   cell_[action] = static_cast<std::int8_t>(player + 1);
+  ++stones_[player];
   empty_[action >> 6] &= ~(std::uint64_t{1} << (action & 63));
   history_[moves_] = static_cast<std::int16_t>(action);
   hash_ ^= g.zobrist()[player * GomokuGame::kMaxCells + action];

@@ -114,9 +114,13 @@ class GomokuState final : public State {
   int owner(int cell) const { return cell_[cell] - 1; }
   // Seat that made the winning line, or -1 (also for a draw).
   int winner() const { return winner_; }
-  // Exact: the stone makes the winning line, or fills the board.
+  // Exact: the stone makes the winning line, or fills the board. A mover with fewer than
+  // win_length - 1 stones on the board cannot make a line: no scan then (the search asks this
+  // for every move of every position it expands, most of them early in the game).
   bool may_end_game(Action action) const override {
-    return longest_line(action, gomoku().mover(moves_) + 1) >= gomoku().win_length() || moves_ + 1 == gomoku().num_cells();
+    const int mover = gomoku().mover(moves_);
+    if (moves_ + 1 == gomoku().num_cells()) return true;
+    return stones_[mover] + 1 >= gomoku().win_length() && longest_line(action, mover + 1) >= gomoku().win_length();
   }
   // True when the next stone is the second of a connect6 turn.
   bool second_stone() const { return gomoku().second_stone(moves_); }
@@ -133,6 +137,7 @@ class GomokuState final : public State {
   std::int8_t cell_[GomokuGame::kMaxCells];      // 0 empty, 1 Black, 2 White
   std::int16_t history_[GomokuGame::kMaxCells];  // cells in the order played
   std::int16_t moves_ = 0;
+  std::int16_t stones_[2] = {0, 0};  // per seat
   std::int8_t winner_ = -1;
   std::uint64_t hash_ = 0;
 };
