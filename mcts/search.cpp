@@ -248,59 +248,113 @@ Node* Search::select_decision(Node* node, bool at_root) const {
   Node* children = node->children;
   const Bounds b = bounds();
   const double vl = config_.virtual_loss;
+  const bool use_solver = config_.solver && solvable_;
+  const bool forced = at_root && noise_active_ && config_.forced_playouts;
+  const Bounds::Affine norm = b.affine();
+  const double loss_value = vl * b.lo;
+  const double fpu_reduction = at_root ? config_.fpu_reduction_root : config_.fpu_reduction;
+  const auto c_puct = [&](double parent_n) {
+    return config_.c_puct_init + std::log((parent_n + config_.c_puct_base + 1.0) / config_.c_puct_base);
+  };
 
+  // The children's statistics that first-play urgency needs: the parent's value for its
+  // mover is its own evaluation averaged with its children's, reduced by the prior mass
+  // already explored.
   double sum_w = 0, sum_n = 0, sum_in_flight = 0, visited_prior = 0;
-  for (int i = 0; i < n; ++i) {
-    const Node& c = children[i];
-    const int visits = c.visits.load(std::memory_order_relaxed);
-    const int in_flight = c.in_flight.load(std::memory_order_relaxed);
+  const auto count = [&](const Node& c, int visits, int in_flight) {
     if (visits > 0) {
       sum_w += c.value_sum.load(std::memory_order_relaxed);
       sum_n += visits;
     }
     sum_in_flight += in_flight;
     if (visits > 0 || in_flight > 0) visited_prior += c.prior;
-  }
-  // The root's own count lags while run() defers it (backup); every simulation through the
-  // root went through one child, so 1 + the children's count is the same number.
-  const double parent_n = at_root ? 1.0 + sum_n + sum_in_flight
-                                  : std::max(1, node->visits.load(std::memory_order_relaxed) +
-                                                    node->in_flight.load(std::memory_order_relaxed));
-  // The parent's value for its mover: its own evaluation averaged with its children's.
-  const double parent_q = (node->eval_value + sum_w) / (1.0 + sum_n);
-  const double fpu = b.norm(parent_q) - (at_root ? config_.fpu_reduction_root : config_.fpu_reduction) * std::sqrt(visited_prior);
-  const double c_puct = config_.c_puct_init + std::log((parent_n + config_.c_puct_base + 1.0) / config_.c_puct_base);
-  const double explore = c_puct * std::sqrt(parent_n);
-  const bool use_solver = config_.solver && solvable_;
-  const bool forced = at_root && noise_active_ && config_.forced_playouts;
-  const Bounds::Affine norm = b.affine();
-  const double loss_value = vl * b.lo;
+  };
+  const auto first_play_urgency = [&] {
+    return b.norm((node->eval_value + sum_w) / (1.0 + sum_n)) - fpu_reduction * std::sqrt(visited_prior);
+  };
 
   Node* best = children;
   double best_score = -kInf;
-  for (int i = 0; i < n; ++i) {
-    Node& c = children[i];
-    const int visits = c.visits.load(std::memory_order_relaxed);
-    const int in_flight = c.in_flight.load(std::memory_order_relaxed);
-    if (forced && c.prior > 0 && visits + in_flight < std::sqrt(config_.forced_playout_k * c.prior * parent_n)) return &c;
-    double q;
-    double penalty = 0;
-    if (use_solver && c.is_proven()) {
-      const double v = c.proven_value.load(std::memory_order_relaxed);
-      if (num_players_ == 2 && v >= return_hi_) return &c;  // a proven win: nothing else to consider
-      if (num_players_ == 2 && v <= return_lo_) penalty = 1e6;  // only if every move loses
-      q = b.norm(v);
-    } else if (visits + in_flight > 0) {
-      const double eff = visits + vl * in_flight;
-      q = norm((c.value_sum.load(std::memory_order_relaxed) + loss_value * in_flight) / eff);
-    } else {
-      q = fpu;
-    }
-    const double score = q + explore * c.prior / (1.0 + visits + in_flight) - penalty;
+  const auto consider = [&](Node& c, double score) {
     if (score > best_score) {
       best_score = score;
       best = &c;
     }
+  };
+  // The score of a child with visits, virtual losses or a proof (unvisited children score
+  // the urgency instead). Returns true when the child is a proven win, which ends the
+  // selection.
+  const auto score_known = [&](Node& c, int visits, int in_flight, double explore, double& score) {
+    double q;
+    double penalty = 0;
+    if (use_solver && c.is_proven()) {
+      const double v = c.proven_value.load(std::memory_order_relaxed);
+      if (num_players_ == 2 && v >= return_hi_) return true;  // a proven win: nothing else to consider
+      if (num_players_ == 2 && v <= return_lo_) penalty = 1e6;  // only if every move loses
+      q = b.norm(v);
+    } else {
+      const double eff = visits + vl * in_flight;
+      q = norm((c.value_sum.load(std::memory_order_relaxed) + loss_value * in_flight) / eff);
+    }
+    score = q + explore * c.prior / (1.0 + visits + in_flight) - penalty;
+    return false;
+  };
+  const auto is_known = [&](const Node& c, int visits, int in_flight) {
+    return (use_solver && c.is_proven()) || visits + in_flight > 0;
+  };
+
+  if (at_root) {
+    // The root's own count lags while run() defers it (backup); every simulation through the
+    // root went through one child, so 1 + the children's count is the same number. That
+    // needs the children's sums before any score: two passes.
+    for (int i = 0; i < n; ++i) {
+      Node& c = children[i];
+      count(c, c.visits.load(std::memory_order_relaxed), c.in_flight.load(std::memory_order_relaxed));
+    }
+    const double parent_n = 1.0 + sum_n + sum_in_flight;
+    const double explore = c_puct(parent_n) * std::sqrt(parent_n);
+    const double fpu = first_play_urgency();
+    for (int i = 0; i < n; ++i) {
+      Node& c = children[i];
+      const int visits = c.visits.load(std::memory_order_relaxed);
+      const int in_flight = c.in_flight.load(std::memory_order_relaxed);
+      if (forced && c.prior > 0 && visits + in_flight < std::sqrt(config_.forced_playout_k * c.prior * parent_n)) return &c;
+      double score;
+      if (!is_known(c, visits, in_flight)) {
+        score = fpu + explore * c.prior / (1.0 + visits + in_flight);
+      } else if (score_known(c, visits, in_flight, explore, score)) {
+        return &c;
+      }
+      consider(c, score);
+    }
+    return best;
+  }
+
+  // Below the root the parent's count is its own, so one pass reads each child's cache line
+  // once (on wide nodes those reads are most of a selection): unvisited children all share
+  // the urgency, known once the pass is over, so only the one with the largest prior (the
+  // first of equals) can win among them.
+  const double parent_n =
+      std::max(1, node->visits.load(std::memory_order_relaxed) + node->in_flight.load(std::memory_order_relaxed));
+  const double explore = c_puct(parent_n) * std::sqrt(parent_n);
+  Node* unvisited = nullptr;
+  for (int i = 0; i < n; ++i) {
+    Node& c = children[i];
+    const int visits = c.visits.load(std::memory_order_relaxed);
+    const int in_flight = c.in_flight.load(std::memory_order_relaxed);
+    count(c, visits, in_flight);
+    if (!is_known(c, visits, in_flight)) {
+      if (!unvisited || c.prior > unvisited->prior) unvisited = &c;
+      continue;
+    }
+    double score;
+    if (score_known(c, visits, in_flight, explore, score)) return &c;
+    consider(c, score);
+  }
+  if (unvisited) {
+    const double score = first_play_urgency() + explore * unvisited->prior / 1.0;
+    // Equal scores go to the earlier child, as a single scan in order would choose.
+    if (score > best_score || (score == best_score && unvisited < best)) best = unvisited;
   }
   return best;
 }
