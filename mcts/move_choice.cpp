@@ -110,8 +110,7 @@ std::vector<std::pair<games::Action, float>> policy_target(const SearchReport& r
   double total = 0;
   for (const auto& c : children) total += c.visits;
   const ChildReport* best = report.most_visited();
-  const double explore = (config.c_puct_init + std::log((total + config.c_puct_base + 1.0) / config.c_puct_base)) *
-                         std::sqrt(total);
+  const double explore = config.puct_exploration(total);
   const double best_score = best ? best->q_normalized + explore * best->prior / (1.0 + best->visits) : 0;
   double kept = 0;
   for (const auto& c : children) {

@@ -253,9 +253,6 @@ Node* Search::select_decision(Node* node, bool at_root) const {
   const Bounds::Affine norm = b.affine();
   const double loss_value = vl * b.lo;
   const double fpu_reduction = at_root ? config_.fpu_reduction_root : config_.fpu_reduction;
-  const auto c_puct = [&](double parent_n) {
-    return config_.c_puct_init + std::log((parent_n + config_.c_puct_base + 1.0) / config_.c_puct_base);
-  };
 
   // The children's statistics that first-play urgency needs: the parent's value for its
   // mover is its own evaluation averaged with its children's, reduced by the prior mass
@@ -312,7 +309,7 @@ Node* Search::select_decision(Node* node, bool at_root) const {
       count(c, c.visits.load(std::memory_order_relaxed), c.in_flight.load(std::memory_order_relaxed));
     }
     const double parent_n = 1.0 + sum_n + sum_in_flight;
-    const double explore = c_puct(parent_n) * std::sqrt(parent_n);
+    const double explore = config_.puct_exploration(parent_n);
     const double fpu = first_play_urgency();
     for (int i = 0; i < n; ++i) {
       Node& c = children[i];
@@ -336,7 +333,7 @@ Node* Search::select_decision(Node* node, bool at_root) const {
   // first of equals) can win among them.
   const double parent_n =
       std::max(1, node->visits.load(std::memory_order_relaxed) + node->in_flight.load(std::memory_order_relaxed));
-  const double explore = c_puct(parent_n) * std::sqrt(parent_n);
+  const double explore = config_.puct_exploration(parent_n);
   Node* unvisited = nullptr;
   for (int i = 0; i < n; ++i) {
     Node& c = children[i];
@@ -352,7 +349,7 @@ Node* Search::select_decision(Node* node, bool at_root) const {
     consider(c, score);
   }
   if (unvisited) {
-    const double score = first_play_urgency() + explore * unvisited->prior / 1.0;
+    const double score = first_play_urgency() + explore * unvisited->prior;
     // Equal scores go to the earlier child, as a single scan in order would choose.
     if (score > best_score || (score == best_score && unvisited < best)) best = unvisited;
   }
@@ -381,8 +378,7 @@ int Search::select_marginal(const Node* node, int seat, bool at_root) const {
                                                     node->in_flight.load(std::memory_order_relaxed));
   const double parent_q = sum_n > 0 ? b.norm(sum_w / sum_n) : 0.5;
   const double fpu = parent_q - (at_root ? config_.fpu_reduction_root : config_.fpu_reduction) * std::sqrt(visited_prior);
-  const double c_puct = config_.c_puct_init + std::log((parent_n + config_.c_puct_base + 1.0) / config_.c_puct_base);
-  const double explore = c_puct * std::sqrt(parent_n);
+  const double explore = config_.puct_exploration(parent_n);
   int best = 0;
   double best_score = -kInf;
   for (int i = 0; i < n; ++i) {

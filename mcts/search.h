@@ -15,9 +15,10 @@
 // (their cache lines would move between cores each time), they run bursts
 // (config().burst_simulations): a thread keeps its path through the busy top of the tree
 // for several simulations, under the burst's virtual losses, and publishes the statistics
-// there when the burst ends (deferred_stats.h). For self-play, the stepping API (begin / gather / evaluate_batch /
-// finished) lets one thread drive many searches in lockstep with one evaluator call per
-// step, and BatchingEvaluator merges those calls across threads.
+// there when the burst ends (deferred_stats.h). The helper threads are kept from search to
+// search (util/thread_team.h). For self-play, the stepping API (begin / gather /
+// evaluate_batch / finished) lets one thread drive many searches in lockstep with one
+// evaluator call per step, and BatchingEvaluator merges those calls across threads.
 //
 // MCTS-solver (two-player zero-sum and single-player games): terminal nodes are exact;
 // a decision node with a child proven to win for its mover, or with every child proven, is

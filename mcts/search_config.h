@@ -4,6 +4,8 @@
 // seen in the tree, as MuZero does) so that c_puct means the same for every game.
 #pragma once
 
+#include <cmath>
+
 #include <cstdint>
 
 namespace pz::mcts {
@@ -23,6 +25,10 @@ struct SearchConfig {
   // --- PUCT: c(N) = c_puct_init + log((N + c_puct_base + 1) / c_puct_base) ---
   double c_puct_init = 1.25;
   double c_puct_base = 19652;
+  // c(N)·√N for a parent with N visits: a child's exploration bonus is this · prior / (1 + n).
+  double puct_exploration(double parent_visits) const {
+    return (c_puct_init + std::log((parent_visits + c_puct_base + 1.0) / c_puct_base)) * std::sqrt(parent_visits);
+  }
   // First-play urgency: an unvisited child's Q is the parent's value minus
   // reduction · sqrt(prior mass of the visited children) (KataGo, Leela).
   double fpu_reduction = 0.25;
