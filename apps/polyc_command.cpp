@@ -63,7 +63,7 @@ void add_polyc_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("polyc", "polyhedral source-to-source optimiser for the #pragma scop regions of a C file");
   struct Args {
     std::string input, output, tile = "auto", fusion = "min";
-    bool parallel = false, vectorize = false, report = false, json = false, no_isl = false;
+    bool parallel = false, vectorize = false, report = false, json = false, no_isl = false, register_block = false;
     int unroll_jam = 4;
     long long min_parallel_work = poly::PolycOptions{}.min_parallel_work;
   };
@@ -83,6 +83,8 @@ void add_polyc_command(CLI::App& app) {
                   "statement instances per fork/join below which a loop stays sequential (0: no limit)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  cmd->add_flag("--register-block", args->register_block,
+                "reduction chains (init, += over extra loops, final) get a register-blocked micro-kernel: the output block kept in vector registers");
   cmd->add_flag("--no-isl", args->no_isl, "keep the source order instead of isl's scheduler");
   cmd->add_flag("--report", args->report, "print statements, dependences, the schedule, footprints and data movement");
   cmd->add_flag("--json", args->json, "print the report as JSON");
@@ -92,6 +94,7 @@ void add_polyc_command(CLI::App& app) {
     o.parallel = args->parallel;
     o.vectorize = args->vectorize;
     o.unroll_jam = args->unroll_jam;
+    o.register_block.enabled = args->register_block;
     o.min_parallel_work = args->min_parallel_work;
     o.data_movement = args->report || args->json;  // exact counts cost isl time; only reports show them
     o.schedule.use_isl = !args->no_isl;

@@ -45,6 +45,7 @@ void register_player_kind(PlayerKind kind);
 // game). Installed at start-up by the programs that link networks.
 struct ModelEvaluatorOptions {
   int symmetries = 1;  // boards each position is averaged over (sym=K; 0: all of the game's)
+  std::string backend;  // the network backend (backend=NAME; empty: the default)
 };
 using ModelEvaluatorFactory = std::function<std::unique_ptr<mcts::Evaluator>(
     const std::string& path, const games::Game& game, const ModelEvaluatorOptions& options)>;

@@ -37,7 +37,8 @@ TrainBenchResult measure_training(const nn::TrainConfig& config, double seconds)
   nn::InferenceOptions io;
   io.max_batch = config.actor_threads * config.selfplay.games_per_actor * config.selfplay.leaves_per_tree;
   io.cache_entries = config.cache_entries;
-  nn::InferenceEngine engine(*game, learner.network_handle(), io);
+  io.backend.name = config.backend;
+  nn::InferenceEngine engine(*game, config.network, nn::export_weights(learner.network()), io);
   mcts::BatchingEvaluator batching(engine, static_cast<std::size_t>(io.max_batch), std::chrono::microseconds(2000),
                                    config.actor_threads);
 

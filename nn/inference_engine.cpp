@@ -1,7 +1,5 @@
 #include "nn/inference_engine.h"
 
-#include <torch/torch.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -9,22 +7,19 @@
 
 namespace pz::nn {
 
-InferenceEngine::InferenceEngine(const games::Game& game, PolicyValueNet net, InferenceOptions options)
+InferenceEngine::InferenceEngine(const games::Game& game, const NetConfig& config, const NetWeights& weights,
+                                 InferenceOptions options)
     : game_(game),
-      value_info_(value_scale(game.info(), net->config())),
+      value_info_(value_scale(game.info(), config)),
       obs_size_(game.info().observation_shape.size()),
       policy_size_(game.info().policy_shape.size()),
       value_size_(net_shape(game.info()).value_outputs),
       options_(options),
-      active_(make_network(net->config(), game.info())),
-      standby_(make_network(net->config(), game.info())) {
-  // Own copies: the caller's network may be training, or shared with other engines.
-  active_->eval();
-  standby_->eval();
-  copy_weights(*net, *active_);
-  copy_weights(*net, *standby_);
-  const games::Shape& s = game.info().observation_shape;
-  input_ = torch::zeros({std::max(1, options_.max_batch), s.channels, s.height, s.width});
+      active_(make_backend(options.backend, config, net_shape(game.info()))),
+      standby_(make_backend(options.backend, config, net_shape(game.info()))) {
+  active_->load(weights);
+  standby_->load(weights);
+  input_.resize(static_cast<std::size_t>(std::max(1, options_.max_batch)) * static_cast<std::size_t>(obs_size_));
   seat_values_.resize(static_cast<std::size_t>(game.info().num_players));
   const int available = static_cast<int>(game.symmetries().size());
   symmetries_per_position_ = options_.symmetries <= 0 ? available : std::min(options_.symmetries, available);
@@ -44,12 +39,9 @@ InferenceEngine::InferenceEngine(const games::Game& game, PolicyValueNet net, In
 }
 
 void InferenceEngine::forward(int rows) {
-  torch::InferenceMode guard;
-  auto [logits, values] = active_->forward(input_.narrow(0, 0, rows));
-  logits = logits.contiguous();
-  values = values.contiguous();
-  logits_.assign(logits.data_ptr<float>(), logits.data_ptr<float>() + static_cast<std::size_t>(rows) * policy_size_);
-  values_.assign(values.data_ptr<float>(), values.data_ptr<float>() + static_cast<std::size_t>(rows) * value_size_);
+  logits_.resize(static_cast<std::size_t>(rows) * static_cast<std::size_t>(policy_size_));
+  values_.resize(static_cast<std::size_t>(rows) * static_cast<std::size_t>(value_size_));
+  active_->forward(input_.data(), rows, logits_.data(), values_.data());
   ++stats_.forwards;
   stats_.forward_rows += rows;
 }
@@ -111,11 +103,9 @@ void InferenceEngine::evaluate(std::span<const mcts::EvalRequest> batch) {
   const auto rows = static_cast<std::int64_t>(misses.size());
   const int per = symmetries_per_position_;
   const std::int64_t input_rows = rows * per;
-  if (input_rows > input_.size(0)) {
-    const games::Shape& s = game_.info().observation_shape;
-    input_ = torch::zeros({input_rows, s.channels, s.height, s.width});
-  }
-  float* in = input_.data_ptr<float>();
+  if (static_cast<std::size_t>(input_rows) * static_cast<std::size_t>(obs_size_) > input_.size())
+    input_.resize(static_cast<std::size_t>(input_rows) * static_cast<std::size_t>(obs_size_));
+  float* in = input_.data();
   const games::Shape& obs_shape = game_.info().observation_shape;
   for (std::size_t r = 0; r < misses.size(); ++r) {
     const games::State& state = *batch[misses[r]].state;
@@ -168,9 +158,9 @@ void InferenceEngine::average_over_symmetries(std::uint64_t hash, const float* l
   }
 }
 
-void InferenceEngine::publish(PolicyValueNetImpl& weights) {
+void InferenceEngine::publish(const NetWeights& weights) {
   std::lock_guard publishing(publish_mutex_);
-  copy_weights(weights, *standby_);  // outside the evaluation lock: searches keep running
+  standby_->load(weights);  // outside the evaluation lock: searches keep running
   std::lock_guard lock(mutex_);
   std::swap(active_, standby_);
   ++generation_;

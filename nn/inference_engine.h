@@ -1,8 +1,8 @@
-// The network behind the search: an mcts::Evaluator over a PolicyValueNet.
+// The network behind the search: an mcts::Evaluator over a network backend (backend.h:
+// LibTorch's modules, or the forward pass the polyhedral compiler generated).
 //
-// Each evaluate() call is one forward pass in inference mode over the positions that miss
-// the cache, written into an input tensor allocated once (grown only if a larger batch
-// arrives). Batching across actor threads is BatchingEvaluator's job (mcts/); this class
+// Each evaluate() call is one forward pass over the positions that miss the cache, written
+// into an input buffer allocated once (grown only if a larger batch arrives). Batching across actor threads is BatchingEvaluator's job (mcts/); this class
 // serialises its callers with a mutex, so it is also safe to call directly from several
 // threads. Priors are the softmax of the policy logits over the legal actions only.
 //
@@ -14,8 +14,8 @@
 //
 // Evaluation cache: a direct-mapped table keyed by State::hash (which covers the player to
 // move and rule state), holding logits and values; transpositions and the shared openings
-// of self-play games are evaluated once. publish() hot-swaps the weights: they are copied
-// into a standby network outside the lock and swapped in between two batches, and the
+// of self-play games are evaluated once. publish() hot-swaps the weights: they are loaded
+// into a standby backend outside the lock and swapped in between two batches, and the
 // cache generation moves on so no stale entry is served. Searches in flight never pause.
 //
 // cancel() makes every later evaluate() throw Cancelled: the trainer's way to stop actors
@@ -23,6 +23,8 @@
 #pragma once
 
 #include <atomic>
+#include <memory>
+#include <string>
 #include <cstdint>
 #include <mutex>
 #include <span>
@@ -31,7 +33,7 @@
 
 #include "games/game.h"
 #include "mcts/evaluator.h"
-#include "nn/network.h"
+#include "nn/backend.h"
 
 namespace pz::nn {
 
@@ -45,6 +47,7 @@ struct InferenceOptions {
   std::size_t cache_entries = 0;   // 0: no cache
   int symmetries = 1;              // boards averaged per position (1: as it is; 0 or more than
                                    // the game has: all of the game's symmetries)
+  BackendOptions backend;          // which backend runs the network ("torch", "poly")
 };
 
 class InferenceEngine final : public mcts::Evaluator {
@@ -54,12 +57,13 @@ class InferenceEngine final : public mcts::Evaluator {
     double mean_batch() const { return forwards > 0 ? static_cast<double>(forward_rows) / static_cast<double>(forwards) : 0; }
   };
 
-  // `game` must outlive the engine; `net` must have been built for it. The engine evaluates
-  // its own copy of the weights.
-  InferenceEngine(const games::Game& game, PolicyValueNet net, InferenceOptions options = {});
+  // `game` must outlive the engine; `config` is the network's shape and `weights` its
+  // parameters (network.h export_weights), which the engine's backends copy.
+  InferenceEngine(const games::Game& game, const NetConfig& config, const NetWeights& weights, InferenceOptions options = {});
 
   void evaluate(std::span<const mcts::EvalRequest> batch) override;
-  void publish(PolicyValueNetImpl& weights);
+  void publish(const NetWeights& weights);
+  std::string backend_name() const { return active_->name(); }
   void cancel() { cancelled_.store(true); }
   void clear_cache();
   Stats stats() const;
@@ -78,8 +82,8 @@ class InferenceEngine final : public mcts::Evaluator {
   InferenceOptions options_;
   mutable std::mutex mutex_;
   std::mutex publish_mutex_;
-  PolicyValueNet active_{nullptr}, standby_{nullptr};
-  torch::Tensor input_;
+  std::unique_ptr<Backend> active_, standby_;
+  std::vector<float> input_;
   std::vector<float> logits_, values_;  // outputs of the last forward pass
   std::vector<float> seat_values_;
   int symmetries_per_position_ = 1;

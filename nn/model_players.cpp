@@ -77,7 +77,8 @@ class PolicyPlayer final : public arena::Player {
 }  // namespace
 
 std::unique_ptr<mcts::Evaluator> make_model_evaluator(const std::string& path, const games::Game& game,
-                                                      std::size_t cache_entries, int symmetries) {
+                                                      std::size_t cache_entries, int symmetries,
+                                                      const std::string& backend) {
   const auto model = cached_model(path);
   if (model->game->spec().to_string() != game.spec().to_string()) {
     throw util::UsageError("model checkpoint " + path + " was trained for " + model->info.game + ", not for " +
@@ -89,18 +90,20 @@ std::unique_ptr<mcts::Evaluator> make_model_evaluator(const std::string& path, c
   options.max_batch = 64;
   options.cache_entries = cache_entries;
   options.symmetries = symmetries;
-  return std::make_unique<InferenceEngine>(game, model->net, options);
+  if (!backend.empty()) options.backend.name = backend;
+  return std::make_unique<InferenceEngine>(game, model->net->config(), export_weights(*model->net), options);
 }
 
 void register_model_players() {
   arena::set_model_evaluator_factory(
       [](const std::string& path, const games::Game& game, const arena::ModelEvaluatorOptions& options) {
-        return make_model_evaluator(path, game, 1 << 14, options.symmetries);
+        return make_model_evaluator(path, game, 1 << 14, options.symmetries, options.backend);
       });
   util::OptionSchema options;
   options.add_string("model", "", "network checkpoint (required)")
       .add_double("temp", 0.0, "sampling temperature (0: the most probable move)", 0.0)
       .add_int("sym", 1, "boards each position is averaged over (0: all the game's symmetries)", 0, 8)
+      .add_string("backend", "", "the network backend, torch or poly (empty: the default)")
       .add_int("seed", -1, "random seed (-1: derived from the match seed)", -1);
   arena::register_player_kind(
       {"policy", "the raw policy of a network checkpoint, no search", std::move(options),
@@ -109,7 +112,8 @@ void register_model_players() {
          if (model.empty()) throw util::UsageError("player 'policy': model=CHECKPOINT is required");
          const int own = v.get_int("seed");
          return std::unique_ptr<arena::Player>(std::make_unique<PolicyPlayer>(
-             spec.to_string(), game, make_model_evaluator(model, game, 1 << 14, v.get_int("sym")), v.get_double("temp"),
+             spec.to_string(), game, make_model_evaluator(model, game, 1 << 14, v.get_int("sym"), v.get_string("backend")),
+             v.get_double("temp"),
              own >= 0 ? static_cast<std::uint64_t>(own) : seed));
        }});
 }

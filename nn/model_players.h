@@ -24,9 +24,11 @@ namespace pz::nn {
 void register_model_players();
 
 // An evaluator over the checkpoint at `path`, which must be for `game`; `cache_entries`
-// positions are cached, each averaged over `symmetries` boards (inference_engine.h).
-// Throws util::UsageError with the reason when it cannot.
+// positions are cached, each averaged over `symmetries` boards (inference_engine.h), run
+// by the named backend (backend.h; empty: the default). Throws util::UsageError with the
+// reason when it cannot.
 std::unique_ptr<mcts::Evaluator> make_model_evaluator(const std::string& path, const games::Game& game,
-                                                      std::size_t cache_entries = 1 << 14, int symmetries = 1);
+                                                      std::size_t cache_entries = 1 << 14, int symmetries = 1,
+                                                      const std::string& backend = "");
 
 }  // namespace pz::nn

@@ -147,4 +147,31 @@ void copy_weights(PolicyValueNetImpl& from, PolicyValueNetImpl& to) {
   for (auto& item : dst_buffers) item.value().copy_(src_buffers[item.key()]);
 }
 
+NetWeights export_weights(const PolicyValueNetImpl& net) {
+  torch::NoGradGuard no_grad;
+  NetWeights out;
+  auto add = [&](const std::string& name, const torch::Tensor& t) {
+    const auto c = t.detach().to(torch::kFloat32).contiguous();
+    WeightTensor w;
+    w.shape.assign(c.sizes().begin(), c.sizes().end());
+    w.values.assign(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+    out.emplace(name, std::move(w));
+  };
+  for (const auto& item : net.named_parameters(true)) add(item.key(), item.value());
+  for (const auto& item : net.named_buffers(true))
+    if (item.value().is_floating_point()) add(item.key(), item.value());
+  return out;
+}
+
+void import_weights(const NetWeights& weights, PolicyValueNetImpl& net) {
+  torch::NoGradGuard no_grad;
+  auto set = [&](const std::string& name, torch::Tensor& t) {
+    const WeightTensor& w = weight(weights, name, static_cast<std::size_t>(t.numel()));
+    t.copy_(torch::from_blob(const_cast<float*>(w.values.data()), t.sizes()));
+  };
+  for (auto& item : net.named_parameters(true)) set(item.key(), item.value());
+  for (auto& item : net.named_buffers(true))
+    if (item.value().is_floating_point()) set(item.key(), item.value());
+}
+
 }  // namespace pz::nn

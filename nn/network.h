@@ -44,6 +44,7 @@
 
 #include "games/game.h"
 #include "nn/net_config.h"
+#include "nn/weights.h"
 
 namespace pz::nn {
 
@@ -108,5 +109,10 @@ PolicyValueNet make_network(const NetConfig& config, const games::GameInfo& info
 // Copies parameters and batch-norm statistics between networks of the same config (the
 // hot swap: the learner's weights into an inference copy).
 void copy_weights(PolicyValueNetImpl& from, PolicyValueNetImpl& to);
+
+// Parameters and batch-norm buffers by their module names, as backends load them.
+NetWeights export_weights(const PolicyValueNetImpl& net);
+// Throws std::runtime_error naming a tensor that is missing or has another size.
+void import_weights(const NetWeights& weights, PolicyValueNetImpl& net);
 
 }  // namespace pz::nn

@@ -1,5 +1,7 @@
 #include "nn/train_config.h"
 
+#include "nn/backend.h"
+
 #include <algorithm>
 
 #include "optim/config_fields.h"
@@ -21,7 +23,8 @@ json default_train_config() {
         {"fpu", 0.25},         {"root_noise", true},         {"noise_fraction", 0.25},   {"noise_alpha_total", 10.0},
         {"forced_playouts", false}, {"temperature", 1.0},    {"temperature_moves", 8},   {"final_temperature", 0.0},
         {"resign", true},      {"resign_threshold", -0.9},   {"resign_consecutive", 3},  {"no_resign_fraction", 0.2},
-        {"max_moves", 0},      {"solver", true},             {"win_check", true},        {"cache_entries", 65536},   {"synchronous", false}}},
+        {"max_moves", 0},      {"solver", true},             {"win_check", true},        {"cache_entries", 65536},   {"synchronous", false},
+        {"backend", "torch"}}},
       {"replay", {{"capacity", 100000}, {"min_samples", 1000}, {"max_replay_ratio", 8.0}, {"q_mix", 0.0}, {"augment", true}}},
       {"learner",
        {{"batch_size", 256},
@@ -93,6 +96,7 @@ TrainConfig parse_train_config(const json& config) {
     s.search.simulations = s.full_simulations;
     c.cache_entries = static_cast<std::size_t>(f.integer("cache_entries", 65536, 0));
     c.synchronous = f.boolean("synchronous", false);
+    c.backend = f.choice("backend", "torch", backend_names());
     f.finish("selfplay");
   }
   {

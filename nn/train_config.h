@@ -16,7 +16,8 @@
 //               no_resign_fraction, max_moves, solver, win_check (search_config.h:
 //               check_immediate_wins), cache_entries (evaluation cache),
 //               synchronous (actors and learner in lockstep rounds, trainer.h: the run is
-//               reproducible from its seed however loaded the machine is)
+//               reproducible from its seed however loaded the machine is), backend (the
+//               actors' network backend: "torch" or "poly", backend.h)
 //   replay      capacity, min_samples (before the first step), max_replay_ratio (each
 //               sample is trained on at most this many times on average: the learner waits
 //               for self-play beyond it), q_mix (search value blended into the value target),
@@ -51,6 +52,7 @@ struct TrainConfig {
   mcts::SelfPlayConfig selfplay;
   std::size_t cache_entries = 0;
   bool synchronous = false;
+  std::string backend = "torch";  // the actors' network backend (backend.h); the learner trains with LibTorch
 
   std::size_t replay_capacity = 100000;
   std::size_t min_samples = 1000;

@@ -418,7 +418,7 @@ void Trainer::learner_step(bool publish) {
   learner_seconds_ += seconds_since(t0);
   ++learner_steps_here_;
   const std::int64_t step = learner_->step();
-  if (publish && step % config_.publish_every == 0) engine_->publish(learner_->network());
+  if (publish && step % config_.publish_every == 0) engine_->publish(export_weights(learner_->network()));
   if (step % config_.log_every_steps == 0) log_step(last_stats_);
   if (step % config_.checkpoint_every_steps == 0 ||
       seconds_since(last_checkpoint_time_) >= config_.checkpoint_every_minutes * 60) {
@@ -477,7 +477,7 @@ void Trainer::train_synchronously(TrainResult& result) {
       for (auto& r : records) on_game(std::move(r));
       records.clear();
     }
-    engine_->publish(learner_->network());
+    engine_->publish(export_weights(learner_->network()));
   }
 }
 
@@ -517,7 +517,8 @@ TrainResult Trainer::run() {
   InferenceOptions io;
   io.max_batch = config_.actor_threads * config_.selfplay.games_per_actor * config_.selfplay.leaves_per_tree;
   io.cache_entries = config_.cache_entries;
-  engine_ = std::make_unique<InferenceEngine>(*game_, learner_->network_handle(), io);
+  io.backend.name = config_.backend;
+  engine_ = std::make_unique<InferenceEngine>(*game_, config_.network, export_weights(learner_->network()), io);
   start_actors();
 
   TrainResult result;

@@ -4,6 +4,8 @@
 #include <isl/ast_build.h>
 #include <isl/id.h>
 #include <isl/id_to_ast_expr.h>
+#include <isl/map.h>
+#include <isl/union_map.h>
 #include <isl/val.h>
 
 #include <cctype>
@@ -49,10 +51,14 @@ std::string strip(const std::string& s) {
   return s.substr(1, s.size() - 2);
 }
 
+// The annotation of a statement's AST node inside a register block: its element of the
+// block as expressions of the loops around it (constants where isl unrolled the rows).
+constexpr const char* kBlockPosition = "register block position";
+
 class Emitter {
  public:
-  Emitter(const Scop& scop, const CodegenOptions& o, std::string prefix, std::string accumulator)
-      : scop_(scop), o_(o), prefix_(std::move(prefix)), accumulator_(std::move(accumulator)) {
+  Emitter(const Scop& scop, const CodegenOptions& o, std::string prefix, std::string accumulator, std::string block)
+      : scop_(scop), o_(o), prefix_(std::move(prefix)), accumulator_(std::move(accumulator)), block_(std::move(block)) {
     for (const auto& s : scop.statements) stmts_[s.name] = &s;
   }
 
@@ -63,11 +69,17 @@ class Emitter {
       case isl_ast_node_block: {
         isl_ast_node_list* list = isl_ast_node_block_get_children(n);
         int k = isl_ast_node_list_n_ast_node(list);
+        // isl may split the code below one kRegisterBlockMark into sibling nests (one per
+        // statement), each under its own copy of the mark: they share one block, declared
+        // in the scope around them.
+        const bool declares = !block_in_scope_ && has_block_mark(list);
+        if (declares) open_block(depth);
         for (int i = 0; i < k; ++i) {
           isl_ast_node* c = isl_ast_node_list_get_ast_node(list, i);
-          node(c, depth);
+          node(c, depth + (declares ? 1 : 0));
           isl_ast_node_free(c);
         }
+        if (declares) close_block(depth);
         isl_ast_node_list_free(list);
         break;
       }
@@ -83,6 +95,14 @@ class Emitter {
         if (o_.openmp && name.rfind(kParallelMark, 0) == 0) p = name.c_str();  // with its reduction clauses
         if (o_.openmp && name == kSimdMark) p = kSimdMark;
         const std::string iterator = prefix_ + std::to_string(loop);
+        if (name == kRegisterBlockMark) {
+          const bool declares = o_.register_block && !block_in_scope_;
+          if (declares) open_block(depth);
+          node(c, depth + (declares ? 1 : 0));
+          if (declares) close_block(depth);
+          isl_ast_node_free(c);
+          break;
+        }
         if (o_.openmp && name.rfind(kAccumulateMark, 0) == 0 && !(pragma && pragma_iterator == iterator)) {
           std::set<std::string> statements;
           std::istringstream words(name.substr(std::strlen(kAccumulateMark)));
@@ -109,6 +129,34 @@ class Emitter {
   }
 
   std::string str() const { return out_.str(); }
+
+ private:
+  static bool has_block_mark(isl_ast_node_list* list) {
+    bool found = false;
+    for (int i = 0, k = isl_ast_node_list_n_ast_node(list); i < k && !found; ++i) {
+      isl_ast_node* c = isl_ast_node_list_get_ast_node(list, i);
+      if (isl_ast_node_get_type(c) == isl_ast_node_mark) {
+        isl_id* id = isl_ast_node_mark_get_id(c);
+        found = std::string(isl_id_get_name(id)) == kRegisterBlockMark;
+        isl_id_free(id);
+      }
+      isl_ast_node_free(c);
+    }
+    return found;
+  }
+
+  // `{ T block[R][V];` ... `}`: the block's scope, inside the loops over its tiles, so that
+  // the C compiler sees it live in one tile only and keeps it in registers.
+  void open_block(int depth) {
+    const RegisterBlock& b = *o_.register_block;
+    line(depth, "{");
+    line(depth + 1, b.element_type + " " + block_ + "[" + std::to_string(b.rows) + "][" + std::to_string(b.columns) + "];");
+    block_in_scope_ = true;
+  }
+  void close_block(int depth) {
+    line(depth, "}");
+    block_in_scope_ = false;
+  }
 
  private:
   void line(int depth, const std::string& text) { out_ << o_.indent << std::string(2 * depth, ' ') << text << "\n"; }
@@ -194,7 +242,36 @@ class Emitter {
   void emit_user(isl_ast_node* n, int depth) {
     NameMap rename;
     const Statement* s = user_statement(n, rename);
+    isl_id* note = isl_ast_node_get_annotation(n);
+    if (note && o_.register_block && std::string(isl_id_get_name(note)) == kBlockPosition) {
+      auto* position = static_cast<isl_ast_expr_list*>(isl_id_get_user(note));
+      std::string element = block_;
+      for (int k = 0; k < isl_ast_expr_list_n_ast_expr(position); ++k) {
+        isl_ast_expr* e = isl_ast_expr_list_get_ast_expr(position, k);
+        element += "[" + strip(expr(e)) + "]";
+        isl_ast_expr_free(e);
+      }
+      isl_id_free(note);
+      line(depth, block_statement(*s, rename, element) + ";");
+      return;
+    }
+    isl_id_free(note);
     line(depth, s->to_c(rename) + ";");
+  }
+
+  // `s` with the block's array replaced by `element` of the local block: everywhere in the
+  // statements that write the block, on the right-hand side only in the ones that store it.
+  std::string block_statement(const Statement& s, const NameMap& rename, const std::string& element) {
+    const RegisterBlock& b = *o_.register_block;
+    std::string target;
+    if (s.lhs && s.lhs->text == b.array) target = pz::poly::to_c(*s.lhs, rename);
+    if (target.empty() && s.rhs)
+      visit(s.rhs, [&](const ExprPtr& x) {
+        if (target.empty() && x->kind == Expr::Kind::kAccess && x->text == b.array) target = pz::poly::to_c(*x, rename);
+      });
+    const std::string lhs = b.stores.count(s.name) || target.empty() ? pz::poly::to_c(*s.lhs, rename) : element;
+    const std::string rhs = pz::poly::to_c(*s.rhs, rename);
+    return lhs + " " + s.op + " " + (target.empty() ? rhs : replace_all(rhs, target, element));
   }
 
   // kAccumulateMark's loop, when it has the shape the mark promises (one statement, an
@@ -362,9 +439,40 @@ class Emitter {
   const CodegenOptions& o_;
   std::string prefix_;  // generated iterators are prefix_ + schedule dimension
   std::string accumulator_;  // the scalar of kAccumulateMark loops
+  std::string block_;        // the local array of a register block
+  bool block_in_scope_ = false;
   std::map<std::string, const Statement*> stmts_;
   std::ostringstream out_;
 };
+
+void free_expr_list(void* list) { isl_ast_expr_list_free(static_cast<isl_ast_expr_list*>(list)); }
+
+isl_ast_node* annotate_block_position(isl_ast_node* node, isl_ast_build* build, void* user) {
+  const auto* block = static_cast<const RegisterBlock*>(user);
+  isl_ast_expr* call = isl_ast_node_user_get_expr(node);
+  isl_ast_expr* fn = isl_ast_expr_op_get_arg(call, 0);
+  isl_id* id = isl_ast_expr_id_get_id(fn);
+  const std::string name = isl_id_get_name(id);
+  isl_id_free(id);
+  isl_ast_expr_free(fn);
+  isl_ast_expr_free(call);
+  auto it = block->position.find(name);
+  if (it == block->position.end()) return node;
+  // Instance -> position, pulled back to the loops: schedule -> instance is the inverse of
+  // the build's schedule, a function at a leaf.
+  isl_map* schedule = isl_map_from_union_map(isl_ast_build_get_schedule(build));
+  isl_pw_multi_aff* instance = isl_pw_multi_aff_from_map(isl_map_reverse(schedule));
+  isl_pw_multi_aff* position = isl_pw_multi_aff_from_multi_aff(it->second.copy());
+  position = isl_pw_multi_aff_pullback_pw_multi_aff(position, instance);
+  const int n = static_cast<int>(isl_pw_multi_aff_dim(position, isl_dim_out));
+  isl_ctx* ctx = isl_ast_node_get_ctx(node);
+  isl_ast_expr_list* list = isl_ast_expr_list_alloc(ctx, n);
+  for (int k = 0; k < n; ++k)
+    list = isl_ast_expr_list_add(list, isl_ast_build_expr_from_pw_aff(build, isl_pw_multi_aff_get_pw_aff(position, k)));
+  isl_pw_multi_aff_free(position);
+  isl_id* note = isl_id_set_free_user(isl_id_alloc(ctx, kBlockPosition, list), free_expr_list);
+  return isl_ast_node_set_annotation(node, note);
+}
 
 // Every name the statements use: generated names must not capture one.
 std::set<std::string> used_names(const Scop& scop) {
@@ -392,8 +500,7 @@ std::string iterator_prefix(const std::set<std::string>& used) {
   return "pz_loop_iterator_c";
 }
 
-std::string accumulator_name(const std::set<std::string>& used, const std::string& prefix) {
-  std::string name = "pz_acc";
+std::string local_name(const std::set<std::string>& used, const std::string& prefix, std::string name) {
   while (used.count(name) || name.rfind(prefix, 0) == 0) name += '_';
   return name;
 }
@@ -408,13 +515,15 @@ std::string generate_c(const Scop& scop, const isl::schedule& schedule, const Co
   isl_id_list* names = isl_id_list_alloc(ctx, 32);
   for (int i = 0; i < 32; ++i) names = isl_id_list_add(names, isl_id_alloc(ctx, (prefix + std::to_string(i)).c_str(), nullptr));
   build = isl_ast_build_set_iterators(build, names);
+  if (options.register_block) build = isl_ast_build_set_at_each_domain(build, annotate_block_position, const_cast<RegisterBlock*>(options.register_block));
   isl_ast_node* tree = isl_ast_build_node_from_schedule(build, schedule.copy());
   isl_ast_build_free(build);
   if (!tree) {
     const char* msg = isl_ctx_last_error_msg(ctx);
     throw std::runtime_error(std::string("isl AST generation failed: ") + (msg ? msg : "unknown error"));
   }
-  Emitter em(scop, options, prefix, accumulator_name(used, prefix));
+  const std::string block = local_name(used, prefix, "pz_rb");
+  Emitter em(scop, options, prefix, local_name(used, prefix, "pz_acc"), block);
   em.node(tree, 1);
   isl_ast_node_free(tree);
   return options.indent + "{\n" + em.str() + options.indent + "}\n";

@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "polyhedral/register_blocking.h"
 #include "polyhedral/scop.h"
 
 namespace pz::poly {
@@ -16,6 +17,9 @@ struct CodegenOptions {
   std::string indent;              // prefix of every line
   std::string iterator_type = "int";
   bool openmp = true;              // print the marks as pragmas
+  // Below kRegisterBlockMark, this block of one array lives in a local array (pz_rb) that
+  // the statements read and update instead of memory (register_blocking.h).
+  const RegisterBlock* register_block = nullptr;
 };
 
 // A block `{ ... }` executing `scop` in the order of `schedule`.

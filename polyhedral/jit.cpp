@@ -92,13 +92,14 @@ std::string JitCache::key(const std::string& source) const {
 
 namespace {
 
+// The module at `so`, or nullptr when dlopen refuses it (a truncated or corrupt file).
 std::shared_ptr<JitModule> open_module_impl(const fs::path& so, bool from_cache,
                                             std::shared_ptr<JitModule> (*make)(void*, const std::string&, bool)) {
   // RTLD_NODELETE: unmapping a kernel on dlclose would also unmap libgomp when it was the
   // last user, under the OpenMP worker threads still parked in it (a segfault seen in the
   // tests). Kernels are small; keeping them mapped is what TorchInductor does too.
   void* handle = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-  if (!handle) throw std::runtime_error(std::string("jit: dlopen failed: ") + ::dlerror());
+  if (!handle) return nullptr;
   return make(handle, so.string(), from_cache);
 }
 
@@ -110,10 +111,16 @@ std::shared_ptr<JitModule> JitCache::load(const std::string& source) const {
   auto make = [](void* handle, const std::string& path, bool cached) {
     return std::shared_ptr<JitModule>(new JitModule(handle, path, cached));
   };
-  if (fs::exists(so)) return open_module_impl(so, true, make);
+  if (fs::exists(so))
+    if (auto cached = open_module_impl(so, true, make)) return cached;
   FileLock lock(fs::path(dir_) / (k + ".lock"));
-  // Another process may have finished it while this one waited for the lock.
-  if (fs::exists(so)) return open_module_impl(so, true, make);
+  // Another process may have finished it while this one waited for the lock; a cached
+  // object that does not load (truncated, corrupt) is compiled again.
+  if (fs::exists(so)) {
+    if (auto cached = open_module_impl(so, true, make)) return cached;
+    std::error_code ec;
+    fs::remove(so, ec);
+  }
   static std::atomic<int> counter{0};
   const std::string unique = k + "." + std::to_string(::getpid()) + "." + std::to_string(counter++);
   const fs::path src = fs::path(dir_) / (unique + ".c"), tmp = fs::path(dir_) / (unique + ".tmp"),
@@ -136,9 +143,11 @@ std::shared_ptr<JitModule> JitCache::load(const std::string& source) const {
   }
   if (::rename(tmp.c_str(), so.c_str()) != 0)
     throw std::runtime_error("jit: cannot rename " + tmp.string() + ": " + std::strerror(errno));
-  fs::remove(src, ec);
+  fs::rename(src, fs::path(dir_) / (k + ".c"), ec);  // kept beside the object, for reading
   fs::remove(log, ec);
-  return open_module_impl(so, false, make);
+  auto built = open_module_impl(so, false, make);
+  if (!built) throw std::runtime_error(std::string("jit: dlopen failed: ") + ::dlerror());
+  return built;
 }
 
 }  // namespace pz::poly

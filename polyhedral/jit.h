@@ -12,6 +12,8 @@
 //   at once compile it once; the second waits, then finds the cached object. Other keys
 //   are not blocked.
 // - A compile error throws with the compiler's messages; nothing is cached for that key.
+// - The source is kept as `<key>.c` beside the object, for reading what was compiled.
+// - A cached object that dlopen refuses (truncated, corrupt) is compiled again.
 #pragma once
 
 #include <memory>

@@ -3,6 +3,7 @@
 #include <isl/schedule.h>
 
 #include <functional>
+#include <optional>
 
 #include "polyhedral/builder.h"
 #include "polyhedral/c_frontend.h"
@@ -101,19 +102,34 @@ isl::schedule checked(const char* name, const isl::schedule& before, const isl::
   return after;
 }
 
-std::string transform_region(const ScopRegion& region, const PolycOptions& o, ScopReport& report) {
-  IslContext ctx;
+}  // namespace
+
+std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, ScopReport& report,
+                          const std::string& indent, int source_line) {
+  std::vector<std::string> blocking_log;
+  std::optional<RegisterBlocking> blocking = register_block(scop, o.register_block, blocking_log);
+  Dependences deps = compute_dependences(scop);
+  const isl::union_map validity = deps.validity();
+  report = describe_scop(scop, deps, source_line);
+  auto& log = report.passes;
+  log.insert(log.end(), blocking_log.begin(), blocking_log.end());
+  CodegenOptions co;
+  co.indent = indent;
+  if (blocking) {
+    isl::schedule s = checked("register blocking", scop.schedule, validity, log, [&] { return blocking->schedule; });
+    if (!isl_schedule_plain_is_equal(s.get(), scop.schedule.get())) {
+      report.schedule_origin = "register-blocked reduction chain";
+      report.schedule = isl_str(s);
+      co.register_block = &blocking->block;
+      return indent + "/* polyc: " + blocking->block.describe() + " */\n" + generate_c(scop, s, co);
+    }
+  }
   std::string code;
   {
-    Scop scop = lower(ctx.ctx(), *region.tree, region.options);
-    Dependences deps = compute_dependences(scop);
-    const isl::union_map validity = deps.validity();
-    report = describe_scop(scop, deps, region.line);
     ScheduleOptions so = o.schedule;
     if (so.stream_bytes > 0 && o.tile.cache.l2 > 0) so.stream_bytes = o.tile.cache.l2;
     ScheduleResult sr = compute_schedule(ctx, scop, deps, so);
     report.schedule_origin = sr.origin;
-    auto& log = report.passes;
     isl::schedule s = sr.schedule;
     // A stencil gets its own skewed, time-tiled wavefront schedule; its point loops keep
     // isl's order (the stride-1 member is innermost already) and are not re-tiled.
@@ -149,17 +165,23 @@ std::string transform_region(const ScopRegion& region, const PolycOptions& o, Sc
     report.schedule = isl_str(s);
     if (o.data_movement)
       report.data_movement = analyze_data_movement(ctx, scop, deps, tiled, o.tile.cache, o.data_movement_budget, movement_note);
-    CodegenOptions co;
-    co.indent = region.indent;
-    code = region.indent + "/* polyc: scop of line " + std::to_string(region.line) + ", " + sr.origin + " */\n";
+    code = indent + "/* polyc: scop of line " + std::to_string(source_line) + ", " + sr.origin + " */\n";
     code += generate_c(scop, s, co);
     // The original iterators are dead after the region (as in Pluto and PPCG); using them
     // keeps -Wunused-variable quiet when they were declared only for these loops.
     std::string uses;
     for (const auto& it : scop.outer_iterators) uses += "(void)" + it + "; ";
-    if (!uses.empty()) code += region.indent + uses.substr(0, uses.size() - 1) + "\n";
+    if (!uses.empty()) code += indent + uses.substr(0, uses.size() - 1) + "\n";
   }
   return code;
+}
+
+namespace {
+
+std::string transform_region(const ScopRegion& region, const PolycOptions& o, ScopReport& report) {
+  IslContext ctx;
+  Scop scop = lower(ctx.ctx(), *region.tree, region.options);
+  return optimize_scop(ctx, scop, o, report, region.indent, region.line);
 }
 
 }  // namespace

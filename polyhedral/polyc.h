@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "polyhedral/isl_context.h"
+#include "polyhedral/register_blocking.h"
 #include "polyhedral/report.h"
 #include "polyhedral/scheduler.h"
 #include "polyhedral/tiling.h"
@@ -21,6 +23,9 @@ struct PolycOptions {
   bool parallel = false;   // mark outer parallel loops `omp parallel for`
   bool vectorize = false;  // mark innermost parallel loops `omp simd`
   int unroll_jam = 4;      // register tiling factor of the innermost band (< 2: off)
+  // Reduction chains (contractions, convolutions) get a register-blocked micro-kernel
+  // schedule instead of the passes below (register_blocking.h). Off by default for C files.
+  RegisterBlockOptions register_block{.enabled = false};
   // Statement instances per fork/join below which a loop stays sequential (concrete sizes
   // only; 0: mark every parallel loop). See mark_parallel_loops() and polyhedral/README.md.
   long long min_parallel_work = 1LL << 16;
@@ -37,5 +42,11 @@ struct PolycResult {
 
 // Throws FrontendError for input outside the subset.
 PolycResult polyc(const std::string& source, const PolycOptions& options);
+
+// One scop (from either frontend, lowered in `ctx`) through the whole pipeline: its code as
+// a C block, every line prefixed by `indent`. `scop` may gain statements (register blocking's
+// store); `report` describes what was done.
+std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& options, ScopReport& report,
+                          const std::string& indent = "", int line = 0);
 
 }  // namespace pz::poly

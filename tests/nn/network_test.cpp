@@ -123,7 +123,7 @@ TEST_F(NnTest, PooledNetEvaluatesAnyBoardSizeWithTheSameWeights) {
 TEST_F(NnTest, EngineGivesNormalisedPriorsOverLegalMovesAndCachesByHash) {
   const auto game = games::make_game("connect4");
   auto net = make_network(small_net(), game->info());
-  InferenceEngine engine(*game, net, {4, 1024});
+  InferenceEngine engine(*game, net->config(), export_weights(*net), {4, 1024});
   auto state = game->new_initial_state();
   state->apply_action(3);
   const auto legal = state->legal_actions();
@@ -155,7 +155,7 @@ TEST_F(NnTest, EngineGivesNormalisedPriorsOverLegalMovesAndCachesByHash) {
 
   // Publishing new weights changes the answers and invalidates the cache.
   auto other = make_network(small_net(), game->info());
-  engine.publish(*other);
+  engine.publish(export_weights(*other));
   engine.evaluate(again);
   EXPECT_NE(priors, priors2);
 
@@ -221,7 +221,7 @@ TEST_F(NnTest, SymmetryAveragedEvaluationIsInvariantUnderTheGamesSymmetries) {
     auto net = make_network(small_net(), game->info());
     InferenceOptions all;
     all.symmetries = 0;
-    InferenceEngine averaged(*game, net, all), plain(*game, net, {});
+    InferenceEngine averaged(*game, net->config(), export_weights(*net), all), plain(*game, net->config(), export_weights(*net), {});
     const std::vector<games::Action> moves = {0, 1, 5};  // no symmetry of either board maps it to itself
     bool plain_differs = false;
     for (games::Symmetry symmetry : game->symmetries()) {
@@ -368,7 +368,7 @@ TEST_F(NnTest, WinDrawLossHeadLearnsOutcomesAndItsValueIsWinMinusLoss) {
   EXPECT_LT(out.value[2][0].item<float>(), -0.5f);
 
   // The search gets W − L per seat, in return units.
-  InferenceEngine engine(*game, learner.network_handle(), {4, 0});
+  InferenceEngine engine(*game, learner.network().config(), export_weights(learner.network()), {4, 0});
   auto state = game->new_initial_state();
   const auto legal = state->legal_actions();
   std::vector<float> priors(legal.size()), values(2);
@@ -395,7 +395,7 @@ TEST_F(NnTest, EngineReturnsValuesInTheNetworksValueRange) {
   config.value_range = {0.0, 4000.0};
   auto net = make_network(config, game->info());
   net->eval();
-  InferenceEngine engine(*game, net, {1, 0});
+  InferenceEngine engine(*game, net->config(), export_weights(*net), {1, 0});
   auto state = game->new_initial_state();
   while (state->is_chance_node()) state->apply_action(state->legal_actions()[0]);
   const auto legal = state->legal_actions();

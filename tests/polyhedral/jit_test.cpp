@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "polyhedral/jit.h"
@@ -96,10 +97,22 @@ TEST_F(JitTest, TwoProcessesCompileTheSameKernelOnce) {
   for (const auto& e : fs::directory_iterator(dir_)) {
     std::string ext = e.path().extension().string();
     if (ext == ".so") ++objects;
-    else if (ext != ".lock") ++leftovers;
+    else if (ext != ".lock" && ext != ".c") ++leftovers;
   }
   EXPECT_EQ(objects, 1);
   EXPECT_EQ(leftovers, 0);
+}
+
+TEST_F(JitTest, CorruptCacheEntryIsRebuilt) {
+  JitCache cache(dir_.string());
+  const std::string source = kernel(7);
+  const std::string so = (dir_ / (cache.key(source) + ".so")).string();
+  std::ofstream(so, std::ios::binary | std::ios::trunc) << "not an ELF object";
+  auto m = cache.load(source);
+  EXPECT_FALSE(m->from_cache());
+  EXPECT_TRUE(fs::exists(dir_ / (cache.key(source) + ".c")));
+  auto again = JitCache(dir_.string()).load(source);
+  EXPECT_TRUE(again->from_cache());
 }
 
 TEST_F(JitTest, CompileErrorThrowsAndCachesNothing) {

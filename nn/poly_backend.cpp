@@ -1,0 +1,90 @@
+#include "nn/poly_backend.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "nn/poly_network.h"
+#include "polyhedral/jit.h"
+
+namespace pz::nn {
+
+namespace {
+
+using ForwardFn = void(int, const float*, float*, float*, float*, const float*);
+
+// The generated code is plain C with `omp simd` marks; one thread per evaluator, so no
+// OpenMP runtime. 512-bit vectors: GCC 12 prefers 256 on this generation unless told.
+constexpr const char* kFlags = "-O3 -march=native -mprefer-vector-width=512 -fopenmp-simd -fno-math-errno -fPIC -shared";
+
+struct AlignedFree {
+  void operator()(float* p) const { std::free(p); }
+};
+using AlignedFloats = std::unique_ptr<float[], AlignedFree>;
+
+AlignedFloats aligned_zeros(std::size_t n) {
+  const std::size_t bytes = std::max<std::size_t>(64, (n * sizeof(float) + 63) / 64 * 64);
+  auto* p = static_cast<float*>(std::aligned_alloc(64, bytes));
+  if (!p) throw std::bad_alloc();
+  std::fill_n(p, bytes / sizeof(float), 0.0f);
+  return AlignedFloats(p);
+}
+
+class PolyBackend final : public Backend {
+ public:
+  PolyBackend(const NetConfig& config, const NetShape& shape, const BackendOptions& options)
+      : shape_(shape), network_(config, shape) {
+    const std::string source = network_.source();
+    poly::JitCache cache(options.cache_dir.empty() ? default_kernel_cache() : options.cache_dir, "gcc", kFlags);
+    try {
+      module_ = cache.load(source);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("poly backend: the forward pass of the " + config.type + " network (" +
+                               std::to_string(config.blocks) + " blocks x " + std::to_string(config.channels) +
+                               " channels) failed to compile: " + e.what());
+    }
+    forward_ = module_->function<ForwardFn>("pz_forward");
+    arena_ = aligned_zeros(network_.arena_floats());
+    weights_ = aligned_zeros(network_.weight_floats());
+  }
+
+  void forward(const float* input, int rows, float* policy, float* values) override {
+    const int micro = network_.micro_batch();
+    const std::size_t in = static_cast<std::size_t>(shape_.input.size()), out = static_cast<std::size_t>(shape_.policy.size());
+    const std::size_t vo = static_cast<std::size_t>(shape_.value_outputs);
+    for (int at = 0; at < rows; at += micro) {
+      const int n = std::min(micro, rows - at);
+      const std::size_t r = static_cast<std::size_t>(at);
+      forward_(n, input + r * in, policy + r * out, values + r * vo, arena_.get(), weights_.get());
+    }
+  }
+
+  void load(const NetWeights& weights) override {
+    const std::vector<float> packed = network_.pack(weights);
+    std::copy(packed.begin(), packed.end(), weights_.get());
+  }
+
+  std::string name() const override { return "poly"; }
+
+ private:
+  NetShape shape_;
+  PolyNetwork network_;
+  std::shared_ptr<poly::JitModule> module_;
+  ForwardFn* forward_ = nullptr;
+  AlignedFloats arena_, weights_;
+};
+
+}  // namespace
+
+std::string default_kernel_cache() {
+  if (const char* dir = std::getenv("PZ_KERNEL_CACHE"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/polyzero/kernels";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/polyzero/kernels";
+  return "/tmp/polyzero-kernels";
+}
+
+std::unique_ptr<Backend> make_poly_backend(const NetConfig& config, const NetShape& shape, const BackendOptions& options) {
+  return std::make_unique<PolyBackend>(config, shape, options);
+}
+
+}  // namespace pz::nn

@@ -1,0 +1,354 @@
+#include "nn/poly_network.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "polyhedral/builder.h"
+#include "polyhedral/isl_context.h"
+#include "polyhedral/polyc.h"
+
+namespace pz::nn {
+
+namespace {
+
+constexpr float kBatchNormEpsilon = 1e-5f;  // torch::nn::BatchNorm2d's default
+
+std::string str(long long v) { return std::to_string(v); }
+
+// The per-position subscripts of element (h, w, c) of `t` ("[h + 1][w + 1][c]").
+std::string at(const PolyNetwork::Tensor& t, const std::string& h, const std::string& w, const std::string& c) {
+  if (!t.spatial) return "[" + c + "]";
+  if (t.external == "input" || t.external == "policy") return "[" + c + "][" + h + "][" + w + "]";
+  if (t.bordered) return "[" + h + " + 1][" + w + " + 1][" + c + "]";
+  return "[" + h + "][" + w + "][" + c + "]";
+}
+
+}  // namespace
+
+std::size_t PolyNetwork::Tensor::floats_per_position() const {
+  if (!spatial) return static_cast<std::size_t>(channels);
+  const int border = bordered ? 2 : 0;
+  return static_cast<std::size_t>(channels) * static_cast<std::size_t>(height + border) * static_cast<std::size_t>(width + border);
+}
+
+std::string PolyNetwork::Tensor::c_dims() const {
+  if (!spatial) return "[" + str(channels) + "]";
+  if (external == "input" || external == "policy") return "[" + str(channels) + "][" + str(height) + "][" + str(width) + "]";
+  const int border = bordered ? 2 : 0;
+  return "[" + str(height + border) + "][" + str(width + border) + "][" + str(channels) + "]";
+}
+
+int PolyNetwork::add_tensor(Tensor t) {
+  t.first_use = t.last_use = static_cast<int>(layers_.size());
+  tensors_.push_back(t);
+  return static_cast<int>(tensors_.size()) - 1;
+}
+
+void PolyNetwork::add_layer(Layer layer) {
+  const int index = static_cast<int>(layers_.size());
+  for (int t : {layer.input, layer.residual, layer.bias_planes})
+    if (t >= 0) tensors_[static_cast<std::size_t>(t)].last_use = index;
+  tensors_[static_cast<std::size_t>(layer.output)].first_use = index;
+  tensors_[static_cast<std::size_t>(layer.output)].last_use = std::max(tensors_[static_cast<std::size_t>(layer.output)].last_use, index);
+  layers_.push_back(std::move(layer));
+}
+
+int PolyNetwork::conv(const std::string& name, int input, int out_channels, int kernel, const std::string& batch_norm,
+                      bool relu, int residual, const std::string& conv_name) {
+  const Tensor& in = tensors_[static_cast<std::size_t>(input)];
+  Tensor out;
+  out.channels = out_channels;
+  out.height = in.height;
+  out.width = in.width;
+  out.spatial = true;
+  out.bordered = kernel == 3 || residual >= 0;
+  const int t = add_tensor(out);
+  Layer l{Layer::Kind::kConv, name};
+  l.input = input;
+  l.output = t;
+  l.residual = residual;
+  l.kernel = kernel;
+  l.relu = relu;
+  l.weight = (conv_name.empty() ? name : conv_name) + ".weight";
+  l.batch_norm = batch_norm;
+  add_layer(l);
+  return t;
+}
+
+PolyNetwork::PolyNetwork(const NetConfig& config, const NetShape& shape, int micro_batch)
+    : config_(config), shape_(shape), micro_batch_(std::max(1, micro_batch)) {
+  if (config.pooled())
+    throw std::invalid_argument("the poly backend does not generate the \"pooled\" network yet: use backend=torch");
+  const games::Shape& s = shape.input;
+  const int c = config.channels;
+  Tensor input{s.channels, s.height, s.width, false, true, "input"};
+  const int observation = add_tensor(input);
+  Tensor packed{s.channels, s.height, s.width, true, true};
+  const int planes = add_tensor(packed);
+  add_layer(Layer{Layer::Kind::kPack, "input", observation, planes});
+  int h = conv("stem", planes, c, 3, "stem_bn", true, -1, "stem_conv");
+  for (int b = 0; b < config.blocks; ++b) {
+    const std::string block = "tower." + str(b);
+    const int y = conv(block + ".conv1", h, c, 3, block + ".bn1", true);
+    h = conv(block + ".conv2", y, c, 3, block + ".bn2", true, h);
+  }
+  const int p = conv("policy_conv", h, config.policy_channels, 1, "policy_bn", true);
+  if (shape.spatial_policy) {
+    Tensor logits{shape.policy.channels, s.height, s.width, false, true, "policy"};
+    const int out = add_tensor(logits);
+    Layer l{Layer::Kind::kConv, "policy_out", p, out};
+    l.weight = "policy_out.weight";
+    l.bias = "policy_out.bias";
+    add_layer(l);
+  } else {
+    Tensor logits{shape.policy.size(), 1, 1, false, false, "policy"};
+    const int out = add_tensor(logits);
+    Layer l{Layer::Kind::kLinear, "policy_fc", p, out};
+    l.weight = "policy_fc.weight";
+    l.bias = "policy_fc.bias";
+    add_layer(l);
+  }
+  const int v = conv("value_conv", h, config.value_channels, 1, "value_bn", true);
+  const int hidden = add_tensor(Tensor{config.value_hidden});
+  Layer fc1{Layer::Kind::kLinear, "value_fc1", v, hidden};
+  fc1.weight = "value_fc1.weight";
+  fc1.bias = "value_fc1.bias";
+  fc1.relu = true;
+  add_layer(fc1);
+  const int logits = add_tensor(Tensor{config.wdl() ? 3 * shape.value_outputs : shape.value_outputs});
+  Layer fc2{Layer::Kind::kLinear, "value_fc2", hidden, logits};
+  fc2.weight = "value_fc2.weight";
+  fc2.bias = "value_fc2.bias";
+  add_layer(fc2);
+  Tensor values{shape.value_outputs};
+  values.external = "value";
+  add_layer(Layer{Layer::Kind::kValue, "value", logits, add_tensor(values)});
+  // Weight offsets, each tensor 16-float (64-byte) aligned.
+  auto take = [&](std::size_t n) {
+    const std::size_t at = weight_floats_;
+    weight_floats_ += (n + 15) / 16 * 16;
+    return at;
+  };
+  for (Layer& l : layers_) {
+    const Tensor& in = tensors_[static_cast<std::size_t>(l.input)];
+    const Tensor& out = tensors_[static_cast<std::size_t>(l.output)];
+    if (l.kind == Layer::Kind::kConv) {
+      l.weight_offset = take(static_cast<std::size_t>(l.kernel * l.kernel) * in.channels * out.channels);
+      l.bias_offset = take(static_cast<std::size_t>(out.channels));
+    } else if (l.kind == Layer::Kind::kLinear) {
+      l.weight_offset = take(in.floats_per_position() * out.floats_per_position());
+      l.bias_offset = take(out.floats_per_position());
+    }
+  }
+  plan_arena();
+}
+
+void PolyNetwork::plan_arena() {
+  struct Region {
+    std::size_t offset, floats;
+    std::string layout;
+    int free_after;
+  };
+  std::vector<Region> regions;
+  for (Tensor& t : tensors_) {
+    if (!t.external.empty()) continue;
+    const std::size_t floats = (t.floats_per_position() * static_cast<std::size_t>(micro_batch_) + 15) / 16 * 16;
+    const std::string layout = t.c_dims() + (t.bordered ? "b" : "");
+    Region* reuse = nullptr;
+    for (Region& r : regions)
+      if (r.layout == layout && r.free_after < t.first_use) reuse = &r;
+    if (!reuse) {
+      regions.push_back(Region{arena_floats_, floats, layout, -1});
+      arena_floats_ += floats;
+      reuse = &regions.back();
+    }
+    t.offset = reuse->offset;
+    reuse->free_after = t.last_use;
+  }
+}
+
+std::size_t PolyNetwork::unplanned_arena_floats() const {
+  std::size_t total = 0;
+  for (const Tensor& t : tensors_)
+    if (t.external.empty()) total += (t.floats_per_position() * static_cast<std::size_t>(micro_batch_) + 15) / 16 * 16;
+  return total;
+}
+
+double PolyNetwork::flops_per_position() const {
+  double total = 0;
+  for (const PolyLayerReport& r : reports_) total += r.flops;
+  return total;
+}
+
+std::string PolyNetwork::layer_code(const Layer& l, PolyLayerReport& report) {
+  const Tensor& in = tensors_[static_cast<std::size_t>(l.input)];
+  const Tensor& out = tensors_[static_cast<std::size_t>(l.output)];
+  report.name = l.name;
+  std::string decls;
+  auto view = [&](const std::string& name, const Tensor& t, bool write) {
+    const std::string base = t.external.empty() ? "arena + " + str(static_cast<long long>(t.offset)) : t.external;
+    const std::string type = write ? "float" : "const float";
+    decls += "    " + type + " (*restrict " + name + ")" + t.c_dims() + " = (" + type + " (*)" + t.c_dims() + ")(" + base + ");\n";
+  };
+  auto weights = [&](const std::string& name, const std::string& dims, std::size_t offset) {
+    if (dims.empty()) {
+      decls += "    const float* restrict " + name + " = weights + " + str(static_cast<long long>(offset)) + ";\n";
+    } else {
+      decls += "    const float (*restrict " + name + ")" + dims + " = (const float (*)" + dims + ")(weights + " +
+               str(static_cast<long long>(offset)) + ");\n";
+    }
+  };
+  poly::IslContext ctx;
+  poly::ScopBuilder b(ctx.ctx());
+  b.param("N").array("Y", "float").array("X", "float").array("K", "float").array("B", "float").array("R", "float");
+  const std::string y_hw = "Y[n]" + at(out, "h", "w", "o");
+  b.for_("n", "0", "N");
+  switch (l.kind) {
+    case Layer::Kind::kPack:
+      report.kind = "pack";
+      view("X", in, false);
+      view("Y", out, true);
+      b.for_("c", "0", str(in.channels)).for_("h", "0", str(in.height)).for_("w", "0", str(in.width));
+      b.stmt("Y[n]" + at(out, "h", "w", "c") + " = X[n]" + at(in, "h", "w", "c")).end().end().end();
+      break;
+    case Layer::Kind::kConv: {
+      const int k = l.kernel;
+      report.kind = k == 3 ? "conv3x3" : "conv1x1";
+      report.flops = 2.0 * in.height * in.width * in.channels * out.channels * k * k;
+      view("X", in, false);
+      view("Y", out, true);
+      weights("K", "[" + str(k) + "][" + str(in.channels) + "][" + str(out.channels) + "]", l.weight_offset);
+      weights("B", "", l.bias_offset);
+      if (l.residual >= 0) view("R", tensors_[static_cast<std::size_t>(l.residual)], false);
+      // The output channel innermost in the source for planar outputs too: the pass picks
+      // the vector dimension from the output's subscripts, not from the loop order.
+      b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width)).for_("o", "0", str(out.channels));
+      b.stmt(y_hw + " = B[o]");
+      const std::string hp = k == 3 ? "h + p - 1" : "h", wq = k == 3 ? "w + q - 1" : "w";
+      b.for_("p", "0", str(k)).for_("q", "0", str(k)).for_("i", "0", str(in.channels));
+      b.stmt(y_hw + " += X[n]" + at(in, hp, wq, "i") + " * K[p][q][i][o]").end().end().end();
+      std::string value = y_hw;
+      if (l.residual >= 0) value += " + R[n]" + at(tensors_[static_cast<std::size_t>(l.residual)], "h", "w", "o");
+      if (l.relu) b.stmt(y_hw + " = " + value + " > 0.0f ? " + value + " : 0.0f");
+      b.end().end().end();
+      break;
+    }
+    case Layer::Kind::kLinear: {
+      report.kind = "linear";
+      report.flops = 2.0 * static_cast<double>(in.floats_per_position()) * static_cast<double>(out.floats_per_position());
+      view("X", in, false);
+      view("Y", out, true);
+      const std::string m = str(out.channels);
+      b.for_("o", "0", m).stmt("Y[n][o] = B[o]");
+      if (in.spatial) {
+        weights("K", "[" + str(in.width) + "][" + str(in.channels) + "][" + m + "]", l.weight_offset);
+        b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width)).for_("i", "0", str(in.channels));
+        b.stmt("Y[n][o] += X[n]" + at(in, "h", "w", "i") + " * K[h][w][i][o]").end().end().end();
+      } else {
+        weights("K", "[" + m + "]", l.weight_offset);
+        b.for_("i", "0", str(in.channels)).stmt("Y[n][o] += X[n][i] * K[i][o]").end();
+      }
+      weights("B", "", l.bias_offset);
+      if (l.relu) b.stmt("Y[n][o] = Y[n][o] > 0.0f ? Y[n][o] : 0.0f");
+      b.end();
+      break;
+    }
+    case Layer::Kind::kValue:
+      report.kind = "value";
+      view("X", in, false);
+      view("Y", out, true);
+      b.for_("o", "0", str(out.channels));
+      if (config_.wdl()) {
+        // P(win) − P(loss) of the softmax over (win, draw, loss), shifted by the maximum.
+        const std::string w = "X[n][3 * o]", d = "X[n][3 * o + 1]", lo = "X[n][3 * o + 2]";
+        const std::string top = "fmaxf(fmaxf(" + w + ", " + d + "), " + lo + ")";
+        auto e = [&](const std::string& x) { return "expf(" + x + " - " + top + ")"; };
+        b.stmt("Y[n][o] = (" + e(w) + " - " + e(lo) + ") / (" + e(w) + " + " + e(d) + " + " + e(lo) + ")");
+      } else {
+        b.stmt("Y[n][o] = tanhf(X[n][o])");
+      }
+      b.end();
+      break;
+  }
+  b.end();
+  poly::Scop scop = b.build();
+  poly::PolycOptions options;
+  options.register_block.enabled = true;
+  options.vectorize = true;
+  options.data_movement = false;
+  poly::ScopReport scop_report;
+  const std::string body = poly::optimize_scop(ctx, scop, options, scop_report, "    ");
+  report.schedule = scop_report.schedule_origin;
+  report.passes = scop_report.passes;
+  return "  /* " + l.name + " (" + report.kind + ") */\n  {\n" + decls + body + "  }\n";
+}
+
+std::string PolyNetwork::source() {
+  reports_.clear();
+  std::string code =
+      "/* Generated by polyzero's poly backend: the forward pass of one network, each layer optimised by polyc. */\n"
+      "#include <math.h>\n\n"
+      "void pz_forward(int N, const float* restrict input, float* restrict policy, float* restrict value,\n"
+      "                float* restrict arena, const float* restrict weights) {\n";
+  for (const Layer& l : layers_) {
+    PolyLayerReport report;
+    code += layer_code(l, report);
+    reports_.push_back(std::move(report));
+  }
+  code += "}\n";
+  return code;
+}
+
+std::vector<float> PolyNetwork::pack(const NetWeights& named) const {
+  std::vector<float> out(weight_floats_, 0.0f);
+  for (const Layer& l : layers_) {
+    const Tensor& in = tensors_[static_cast<std::size_t>(l.input)];
+    const Tensor& o = tensors_[static_cast<std::size_t>(l.output)];
+    const std::size_t ci = static_cast<std::size_t>(in.channels), co = static_cast<std::size_t>(o.channels);
+    if (l.kind == Layer::Kind::kConv) {
+      const std::size_t kk = static_cast<std::size_t>(l.kernel * l.kernel);
+      const WeightTensor& w = weight(named, l.weight, co * ci * kk);
+      std::vector<float> scale(co, 1.0f), shift(co, 0.0f);
+      if (!l.batch_norm.empty()) {
+        const auto& gamma = weight(named, l.batch_norm + ".weight", co).values;
+        const auto& beta = weight(named, l.batch_norm + ".bias", co).values;
+        const auto& mean = weight(named, l.batch_norm + ".running_mean", co).values;
+        const auto& var = weight(named, l.batch_norm + ".running_var", co).values;
+        for (std::size_t c = 0; c < co; ++c) {
+          scale[c] = gamma[c] / std::sqrt(var[c] + kBatchNormEpsilon);
+          shift[c] = beta[c] - mean[c] * scale[c];
+        }
+      }
+      if (!l.bias.empty()) {
+        const auto& bias = weight(named, l.bias, co).values;
+        for (std::size_t c = 0; c < co; ++c) shift[c] += bias[c] * scale[c];
+      }
+      // torch [out][in][kh][kw] → [kh][kw][in][out], scaled per output channel.
+      for (std::size_t oc = 0; oc < co; ++oc)
+        for (std::size_t ic = 0; ic < ci; ++ic)
+          for (std::size_t t = 0; t < kk; ++t)
+            out[l.weight_offset + (t * ci + ic) * co + oc] = w.values[(oc * ci + ic) * kk + t] * scale[oc];
+      for (std::size_t c = 0; c < co; ++c) out[l.bias_offset + c] = shift[c];
+    } else if (l.kind == Layer::Kind::kLinear) {
+      const std::size_t k = in.floats_per_position(), m = o.floats_per_position();
+      const WeightTensor& w = weight(named, l.weight, m * k);
+      const auto& bias = weight(named, l.bias, m).values;
+      const std::size_t hw = static_cast<std::size_t>(in.height * in.width);
+      // torch [out][in], `in` flattened as [c][h][w] for spatial inputs → [h][w][c][out] / [in][out].
+      for (std::size_t j = 0; j < m; ++j) {
+        for (std::size_t i = 0; i < k; ++i) {
+          std::size_t row = i;
+          if (in.spatial) {
+            const std::size_t c = i / hw, pos = i % hw;
+            row = pos * ci + c;
+          }
+          out[l.weight_offset + row * m + j] = w.values[j * k + i];
+        }
+        out[l.bias_offset + j] = bias[j];
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace pz::nn

@@ -1,0 +1,96 @@
+// A policy-value network (network.h) as polyhedral programs: each layer is its loop nest
+// in plain mathematical form, described with polyhedral/'s ScopBuilder, and polyc's passes
+// turn each into optimised C (convolutions and linear layers become register-blocked
+// reduction chains, register_blocking.h). The layers together make one C function
+//
+//   void pz_forward(int N, const float* input, float* policy, float* value,
+//                   float* arena, const float* weights)
+//
+// that evaluates N ≤ micro_batch positions, which the poly backend compiles through the JIT.
+//
+// Decisions (nn/README.md has the reasons):
+//  - Layout: activations are NHWC with a zero border of one cell around the board
+//    ([n][h+1][w+1][c]), so a 3×3 tap is a constant offset and the loops have no edge cases;
+//    the border is zeroed once and never written. Convolution weights are [kh][kw][in][out]
+//    (the output channel is the vector dimension), linear weights [in][out].
+//  - Batch-norm is folded into the preceding convolution (W·γ/σ, β − μγ/σ); bias, the
+//    residual add and ReLU are the final statement of the convolution's chain, applied while
+//    the block is in registers.
+//  - Depth-first micro-batches: the backend runs the whole network on micro_batch positions
+//    at a time, so every activation of a micro-batch stays in L2 whatever the batch size.
+//  - The arena holds the activations of one micro-batch. Tensors are placed by liveness:
+//    a region is reused by a later tensor of the same shape once its last reader has run.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "nn/net_config.h"
+#include "nn/weights.h"
+
+namespace pz::nn {
+
+struct PolyLayerReport {
+  std::string name;      // "tower.0.conv1"
+  std::string kind;      // "conv3x3", "conv1x1", "linear", "pack", "value"
+  double flops = 0;      // per position (multiply-add = 2)
+  std::string schedule;  // what polyc chose ("register-blocked reduction chain: …")
+  std::vector<std::string> passes;
+};
+
+class PolyNetwork {
+ public:
+  // Throws std::invalid_argument for a network type the backend does not generate yet.
+  PolyNetwork(const NetConfig& config, const NetShape& shape, int micro_batch = 16);
+
+  // The C translation unit; runs polyc on every layer (a second or two).
+  std::string source();
+  // The weights in the layouts the generated code reads, batch-norm folded in.
+  std::vector<float> pack(const NetWeights& weights) const;
+
+  int micro_batch() const { return micro_batch_; }
+  std::size_t arena_floats() const { return arena_floats_; }
+  std::size_t weight_floats() const { return weight_floats_; }
+  std::size_t unplanned_arena_floats() const;  // one region per tensor: what liveness saves
+  double flops_per_position() const;
+  const std::vector<PolyLayerReport>& layers() const { return reports_; }
+
+  struct Tensor {
+    int channels = 0, height = 1, width = 1;
+    bool bordered = false;  // spatial, with the one-cell zero border
+    bool spatial = false;
+    std::string external;   // "input", "policy", "value": a pointer argument, not the arena
+    std::size_t offset = 0; // in the arena, floats
+    int first_use = 0, last_use = 0;
+    std::size_t floats_per_position() const;
+    std::string c_dims() const;  // "[8][9][32]"
+  };
+  struct Layer {
+    enum class Kind { kPack, kConv, kLinear, kValue } kind;
+    std::string name;
+    int input = -1, output = -1, residual = -1, bias_planes = -1;
+    int kernel = 1;
+    bool relu = false;
+    std::string weight, bias, batch_norm;  // torch names: conv/linear weight, its bias, the BN prefix
+    std::size_t weight_offset = 0, bias_offset = 0;
+  };
+
+ private:
+  int add_tensor(Tensor t);
+  void add_layer(Layer layer);
+  int conv(const std::string& name, int input, int out_channels, int kernel, const std::string& batch_norm,
+           bool relu, int residual = -1, const std::string& conv_name = "");
+  void plan_arena();
+  std::string layer_code(const Layer& layer, PolyLayerReport& report);
+
+  NetConfig config_;
+  NetShape shape_;
+  int micro_batch_;
+  std::vector<Tensor> tensors_;
+  std::vector<Layer> layers_;
+  std::vector<PolyLayerReport> reports_;
+  std::size_t arena_floats_ = 0, weight_floats_ = 0;
+};
+
+}  // namespace pz::nn

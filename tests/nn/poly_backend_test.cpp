@@ -1,0 +1,228 @@
+// The poly backend against the torch backend on the same weights: every layer kind
+// (3×3 and 1×1 convolutions with folded batch-norm, residual adds, linear layers, the
+// scalar and win/draw/loss value heads, board-sized and flat policies), board sizes and
+// channel counts that do not divide the register blocks, batches that do not divide the
+// micro-batch; then through InferenceEngine: priors, values, hot swap and cancel.
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "games/registry.h"
+#include "nn/backend.h"
+#include "nn/inference_engine.h"
+#include "nn/network.h"
+#include "nn/poly_network.h"
+#include "util/error.h"
+#include "util/rng.h"
+
+namespace pz::nn {
+namespace {
+
+namespace fs = std::filesystem;
+
+// One kernel cache for the test processes (each test runs in its own): each network
+// compiles once. Entries are keyed by source and flags, so a stale one is never used.
+const std::string& cache_dir() {
+  static const std::string dir = (fs::temp_directory_path() / "pz_poly_backend_test_kernels").string();
+  return dir;
+}
+
+class PolyBackendTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    torch::set_num_threads(1);
+    torch::manual_seed(7);
+  }
+};
+
+// Batch-norm statistics and affine parameters away from the identity, so that folding them
+// into the convolutions is exercised.
+void randomize_batch_norms(PolicyValueNetImpl& net) {
+  torch::NoGradGuard no_grad;
+  for (auto& item : net.named_buffers(true)) {
+    if (item.key().find("running_mean") != std::string::npos) item.value().normal_(0.0, 0.3);
+    if (item.key().find("running_var") != std::string::npos) item.value().uniform_(0.4, 1.6);
+  }
+  for (auto& item : net.named_parameters(true)) {
+    if (item.key().find("bn") == std::string::npos) continue;
+    if (item.key().ends_with(".weight")) item.value().uniform_(0.5, 1.5);
+    if (item.key().ends_with(".bias")) item.value().normal_(0.0, 0.3);
+  }
+}
+
+BackendOptions backend(const std::string& name) {
+  BackendOptions o;
+  o.name = name;
+  o.cache_dir = cache_dir();
+  return o;
+}
+
+// Largest |a − b| relative to the largest |b| (at least 1).
+double relative_error(const std::vector<float>& a, const std::vector<float>& b) {
+  double diff = 0, scale = 1;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    diff = std::max(diff, static_cast<double>(std::abs(a[i] - b[i])));
+    scale = std::max(scale, static_cast<double>(std::abs(b[i])));
+  }
+  return diff / scale;
+}
+
+void expect_backends_agree(const std::string& game_spec, const NetConfig& config) {
+  const auto game = games::make_game(game_spec);
+  const NetShape shape = net_shape(game->info());
+  auto net = make_network(config, game->info());
+  randomize_batch_norms(*net);
+  const NetWeights weights = export_weights(*net);
+  auto torch_backend = make_backend(backend("torch"), config, shape);
+  auto poly_backend = make_backend(backend("poly"), config, shape);
+  torch_backend->load(weights);
+  poly_backend->load(weights);
+  util::Rng rng(11);
+  for (int rows : {1, 3, 64}) {
+    std::vector<float> input(static_cast<std::size_t>(rows * shape.input.size()));
+    for (float& x : input) x = rng.uniform() < 0.5 ? 0.0f : static_cast<float>(rng.uniform());
+    const std::size_t p = static_cast<std::size_t>(rows * shape.policy.size()), v = static_cast<std::size_t>(rows * shape.value_outputs);
+    std::vector<float> tp(p), tv(v), pp(p, NAN), pv(v, NAN);
+    torch_backend->forward(input.data(), rows, tp.data(), tv.data());
+    poly_backend->forward(input.data(), rows, pp.data(), pv.data());
+    EXPECT_LE(relative_error(pp, tp), 1e-4) << game_spec << " policy, batch " << rows;
+    EXPECT_LE(relative_error(pv, tv), 1e-4) << game_spec << " value, batch " << rows;
+  }
+}
+
+TEST_F(PolyBackendTest, MatchesTorchOnTheDefaultConnectFourNet) {
+  NetConfig c;
+  c.blocks = 3;
+  c.channels = 32;
+  expect_backends_agree("connect4", c);
+}
+
+// 13 channels (no whole vector), 5×5 board (rows of 5), board-sized policy, WDL value.
+TEST_F(PolyBackendTest, MatchesTorchWithOddShapesAndWdl) {
+  NetConfig c;
+  c.blocks = 2;
+  c.channels = 13;
+  c.policy_channels = 3;
+  c.value_channels = 3;
+  c.value_hidden = 11;
+  c.value_head = "wdl";
+  expect_backends_agree("hex:size=5", c);
+}
+
+// 9×9 with 40 channels: two balanced row blocks per row and a partial vector block.
+TEST_F(PolyBackendTest, MatchesTorchOnGoNineByNine) {
+  NetConfig c;
+  c.blocks = 1;
+  c.channels = 40;
+  expect_backends_agree("go", c);
+}
+
+// A game whose values are one per seat (no zero-sum shortcut) and a flat policy.
+TEST_F(PolyBackendTest, MatchesTorchWithOneValuePerSeat) {
+  NetConfig c;
+  c.blocks = 1;
+  c.channels = 16;
+  expect_backends_agree("tron", c);
+}
+
+TEST_F(PolyBackendTest, PlannedArenaIsSmallerThanOneRegionPerTensor) {
+  const auto game = games::make_game("connect4");
+  NetConfig c;
+  c.blocks = 3;
+  c.channels = 32;
+  PolyNetwork net(c, net_shape(game->info()));
+  EXPECT_LT(net.arena_floats(), net.unplanned_arena_floats());
+  net.source();
+  ASSERT_FALSE(net.layers().empty());
+  int blocked = 0;
+  for (const auto& layer : net.layers()) blocked += layer.schedule == "register-blocked reduction chain";
+  EXPECT_EQ(blocked, 1 + 2 * 3 + 2 + 3);  // stem, tower, two 1×1 convs, three linear layers
+  EXPECT_NEAR(net.flops_per_position(), 4.72e6, 0.05e6);
+}
+
+TEST_F(PolyBackendTest, PooledNetworkIsRefusedWithAClearError) {
+  const auto game = games::make_game("connect4");
+  NetConfig c;
+  c.type = "pooled";
+  EXPECT_THROW(
+      {
+        try {
+          make_backend(backend("poly"), c, net_shape(game->info()));
+        } catch (const std::invalid_argument& e) {
+          EXPECT_NE(std::string(e.what()).find("backend=torch"), std::string::npos);
+          throw;
+        }
+      },
+      std::invalid_argument);
+}
+
+TEST_F(PolyBackendTest, UnknownBackendIsAUsageError) {
+  const auto game = games::make_game("connect4");
+  EXPECT_THROW(make_backend(backend("tensorflow"), NetConfig{}, net_shape(game->info())), util::UsageError);
+}
+
+// Through the engine: the same priors and values as torch, hot swap, cancel.
+TEST_F(PolyBackendTest, EngineAgreesWithTorchAndSwapsAndCancels) {
+  const auto game = games::make_game("connect4");
+  NetConfig c;
+  c.blocks = 2;
+  c.channels = 24;
+  auto net = make_network(c, game->info());
+  randomize_batch_norms(*net);
+  InferenceOptions torch_options, poly_options;
+  torch_options.backend = backend("torch");
+  poly_options.backend = backend("poly");
+  InferenceEngine torch_engine(*game, c, export_weights(*net), torch_options);
+  InferenceEngine poly_engine(*game, c, export_weights(*net), poly_options);
+  EXPECT_EQ(poly_engine.backend_name(), "poly");
+  util::Rng rng(3);
+  std::vector<std::unique_ptr<games::State>> states;
+  for (int i = 0; i < 40; ++i) {
+    auto s = game->new_initial_state();
+    for (int m = 0, n = static_cast<int>(rng.uniform() * 12); m < n && !s->is_terminal(); ++m) {
+      const auto legal = s->legal_actions();
+      s->apply_action(legal[static_cast<std::size_t>(rng.uniform() * static_cast<double>(legal.size())) % legal.size()]);
+    }
+    if (!s->is_terminal()) states.push_back(std::move(s));
+  }
+  auto evaluate = [&](InferenceEngine& engine, std::vector<std::vector<float>>& priors, std::vector<std::vector<float>>& values) {
+    std::vector<std::vector<games::Action>> legal(states.size());
+    std::vector<mcts::EvalRequest> batch;
+    priors.assign(states.size(), {});
+    values.assign(states.size(), std::vector<float>(2));
+    for (std::size_t i = 0; i < states.size(); ++i) {
+      legal[i] = states[i]->legal_actions();
+      priors[i].resize(legal[i].size());
+      batch.push_back({states[i].get(), legal[i], priors[i].data(), values[i].data()});
+    }
+    engine.evaluate(batch);
+  };
+  std::vector<std::vector<float>> tp, tv, pp, pv;
+  evaluate(torch_engine, tp, tv);
+  evaluate(poly_engine, pp, pv);
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    EXPECT_LE(relative_error(pp[i], tp[i]), 1e-4);
+    EXPECT_LE(relative_error(pv[i], tv[i]), 1e-4);
+  }
+  // New weights reach both engines the same way.
+  auto other = make_network(c, game->info());
+  randomize_batch_norms(*other);
+  torch_engine.publish(export_weights(*other));
+  poly_engine.publish(export_weights(*other));
+  std::vector<std::vector<float>> tp2, tv2, pp2, pv2;
+  evaluate(torch_engine, tp2, tv2);
+  evaluate(poly_engine, pp2, pv2);
+  EXPECT_NE(pp2, pp);
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    EXPECT_LE(relative_error(pp2[i], tp2[i]), 1e-4);
+    EXPECT_LE(relative_error(pv2[i], tv2[i]), 1e-4);
+  }
+  poly_engine.cancel();
+  EXPECT_THROW(evaluate(poly_engine, pp2, pv2), Cancelled);
+}
+
+}  // namespace
+}  // namespace pz::nn
