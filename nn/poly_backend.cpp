@@ -15,7 +15,11 @@ using ForwardFn = void(int, const float*, float*, float*, float*, const float*);
 
 // The generated code is plain C with `omp simd` marks; one thread per evaluator, so no
 // OpenMP runtime. 512-bit vectors: GCC 12 prefers 256 on this generation unless told.
-constexpr const char* kFlags = "-O3 -march=native -mprefer-vector-width=512 -fopenmp-simd -fno-math-errno -fPIC -shared";
+// -fno-gcse: GCC's RTL global CSE merges the weight loads of a register block's unrolled
+// rows into one value that then does not fit beside the accumulators, and spills it to
+// the stack on every step of the reduction (nn/README.md has the measurement).
+constexpr const char* kFlags =
+    "-O3 -march=native -mprefer-vector-width=512 -fno-gcse -fopenmp-simd -fno-math-errno -fPIC -shared";
 
 struct AlignedFree {
   void operator()(float* p) const { std::free(p); }

@@ -129,6 +129,15 @@ TEST_F(RegisterBlocking, BlockShapeFollowsTheRule) {
   EXPECT_NE(r.output.find("#pragma omp simd"), std::string::npos) << r.output;
 }
 
+// A symbolic batch (as the poly backend compiles its layers) leaves the block's own extents known.
+TEST_F(RegisterBlocking, SymbolicOuterSizeKeepsTheBlockShape) {
+  std::string source = conv_program(4, 6, 7, 32, 32, true);
+  source.erase(0, source.find('\n') + 1);  // no #define N: a parameter
+  PolycResult r = polyc(source, blocking());
+  const std::string log = joined(r.scops.at(0).passes);
+  EXPECT_NE(log.find("Y in a 7x32 register block"), std::string::npos) << log;
+}
+
 TEST_F(RegisterBlocking, OtherScopsAreLeftToTheUsualPasses) {
   const std::string source = R"(#define N 8
 float A[N][N], s[N];
