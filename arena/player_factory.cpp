@@ -78,7 +78,7 @@ std::vector<PlayerKind>& mutable_player_kinds() {
         .add_int("worlds", mcts::kDefaultWorlds, "hidden-information games: resampled states the budget is split over", 1, 4096)
         .add_string("model", "", "network checkpoint for priors and values (empty: uniform priors, rollout values)")
         .add_int("sym", 1, "with model=: boards each position is averaged over (0: all the game's symmetries)", 0, 8)
-        .add_string("backend", "", "with model=: the network backend, torch or poly (empty: the default)")
+        .add_string("backend", "auto", "with model=: the network backend: auto (poly where it can, else torch), torch or poly")
         .add_int("seed", -1, "random seed (-1: derived from the match seed)", -1);
     k.push_back({"mcts", "PUCT search over a network (model=…) or uniform priors and random-rollout values",
                  std::move(mcts_options),

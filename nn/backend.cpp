@@ -2,6 +2,6 @@
 
 namespace pz::nn {
 
-std::vector<std::string> backend_names() { return {"torch", "poly"}; }
+std::vector<std::string> backend_names() { return {"auto", "torch", "poly"}; }
 
 }  // namespace pz::nn

@@ -23,7 +23,10 @@
 namespace pz::nn {
 
 struct BackendOptions {
-  std::string name = "torch";
+  // "auto": poly where it generates the network (the faster one on a CPU: see
+  // `polyzero bench nn`), else torch; also torch, with a warning on stderr, when the poly
+  // kernels cannot be compiled (no C compiler).
+  std::string name = "auto";
   int threads = 1;        // intra-op threads; actors are the parallelism, so 1 by default
   std::string cache_dir;  // poly: where compiled kernels are kept ("" = the default cache)
 };
@@ -36,7 +39,7 @@ class Backend {
   virtual std::string name() const = 0;
 };
 
-// The registered backends, by name.
+// The registered backends, by name, and "auto" first: what a config or spec may name.
 std::vector<std::string> backend_names();
 
 // Throws util::UsageError for an unknown name (listing the valid ones) and std::runtime_error

@@ -103,7 +103,7 @@ void register_model_players() {
   options.add_string("model", "", "network checkpoint (required)")
       .add_double("temp", 0.0, "sampling temperature (0: the most probable move)", 0.0)
       .add_int("sym", 1, "boards each position is averaged over (0: all the game's symmetries)", 0, 8)
-      .add_string("backend", "", "the network backend, torch or poly (empty: the default)")
+      .add_string("backend", "auto", "the network backend: auto (poly where it can, else torch), torch or poly")
       .add_int("seed", -1, "random seed (-1: derived from the match seed)", -1);
   arena::register_player_kind(
       {"policy", "the raw policy of a network checkpoint, no search", std::move(options),

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 
 #include "nn/poly_network.h"
@@ -34,20 +36,46 @@ AlignedFloats aligned_zeros(std::size_t n) {
   return AlignedFloats(p);
 }
 
+// A network's generated forward pass, compiled and loaded once per process (polyc takes
+// a second or two per network; every engine builds two backends, and matches build engines
+// per player).
+struct CompiledNetwork {
+  std::unique_ptr<PolyNetwork> network;
+  std::shared_ptr<poly::JitModule> module;
+  ForwardFn* forward = nullptr;
+};
+
+std::shared_ptr<const CompiledNetwork> compiled_network(const NetConfig& config, const NetShape& shape,
+                                                        const std::string& cache_dir) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const CompiledNetwork>> compiled;
+  const games::Shape &in = shape.input, &p = shape.policy;
+  const std::string key = config.to_json().dump() + " " + std::to_string(in.channels) + "x" + std::to_string(in.height) + "x" +
+                          std::to_string(in.width) + " " + std::to_string(p.channels) + "x" + std::to_string(p.height) +
+                          "x" + std::to_string(p.width) + " " + std::to_string(shape.value_outputs) + " " + cache_dir;
+  std::lock_guard lock(mutex);
+  if (auto it = compiled.find(key); it != compiled.end()) return it->second;
+  auto c = std::make_shared<CompiledNetwork>();
+  c->network = std::make_unique<PolyNetwork>(config, shape);
+  const std::string source = c->network->source();
+  poly::JitCache cache(cache_dir.empty() ? default_kernel_cache() : cache_dir, "gcc", kFlags);
+  try {
+    c->module = cache.load(source);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("poly backend: the forward pass of the " + config.type + " network (" +
+                             std::to_string(config.blocks) + " blocks x " + std::to_string(config.channels) +
+                             " channels) failed to compile: " + e.what());
+  }
+  c->forward = c->module->function<ForwardFn>("pz_forward");
+  compiled.emplace(key, c);
+  return c;
+}
+
 class PolyBackend final : public Backend {
  public:
   PolyBackend(const NetConfig& config, const NetShape& shape, const BackendOptions& options)
-      : shape_(shape), network_(config, shape) {
-    const std::string source = network_.source();
-    poly::JitCache cache(options.cache_dir.empty() ? default_kernel_cache() : options.cache_dir, "gcc", kFlags);
-    try {
-      module_ = cache.load(source);
-    } catch (const std::exception& e) {
-      throw std::runtime_error("poly backend: the forward pass of the " + config.type + " network (" +
-                               std::to_string(config.blocks) + " blocks x " + std::to_string(config.channels) +
-                               " channels) failed to compile: " + e.what());
-    }
-    forward_ = module_->function<ForwardFn>("pz_forward");
+      : shape_(shape), compiled_(compiled_network(config, shape, options.cache_dir)), network_(*compiled_->network) {
+    forward_ = compiled_->forward;
     arena_ = aligned_zeros(network_.arena_floats());
     weights_ = aligned_zeros(network_.weight_floats());
   }
@@ -72,8 +100,8 @@ class PolyBackend final : public Backend {
 
  private:
   NetShape shape_;
-  PolyNetwork network_;
-  std::shared_ptr<poly::JitModule> module_;
+  std::shared_ptr<const CompiledNetwork> compiled_;
+  const PolyNetwork& network_;
   ForwardFn* forward_ = nullptr;
   AlignedFloats arena_, weights_;
 };

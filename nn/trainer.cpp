@@ -519,6 +519,7 @@ TrainResult Trainer::run() {
   io.cache_entries = config_.cache_entries;
   io.backend.name = config_.backend;
   engine_ = std::make_unique<InferenceEngine>(*game_, config_.network, export_weights(learner_->network()), io);
+  progress_.message("self-play network backend: " + engine_->backend_name());
   start_actors();
 
   TrainResult result;
