@@ -10,6 +10,7 @@
 #include "bench/playout_bench.h"
 #include "bench/polyc_bench.h"
 #include "bench/nn_bench.h"
+#include "nn/backend.h"
 #include "bench/train_bench.h"
 #include "apps/train_config_args.h"
 #include "apps/game_args.h"
@@ -122,11 +123,12 @@ void add_bench_command(CLI::App& app) {
   });
 
   auto* train_cmd = cmd->add_subcommand(
-      "train", "trainer rates: self-play positions/s, network evaluations/s and mean batch, learner samples/s");
+      "train", "trainer rates per network backend: self-play positions/s, network evaluations/s and mean batch, learner samples/s");
   struct TrainArgs {
     GameArgs game;
     std::string config_file;
     std::vector<std::string> set;
+    std::vector<std::string> backends{"torch", "poly"};
     double seconds = 10.0;
     bool json = false;
   };
@@ -134,42 +136,50 @@ void add_bench_command(CLI::App& app) {
   targs->game.add_to(*train_cmd, "connect4");
   train_cmd->add_option("--config", targs->config_file, "JSON config merged over the game's defaults");
   train_cmd->add_option("--set", targs->set, "override a config field (as in train)");
-  train_cmd->add_option("--seconds", targs->seconds, "self-play time (the learner gets half of it, at least 1 s)")
+  train_cmd->add_option("--backends", targs->backends, "the self-play network backends measured, one after the other")
+      ->delimiter(',')
+      ->check(CLI::IsMember(nn::backend_names()))
+      ->capture_default_str();
+  train_cmd->add_option("--seconds", targs->seconds, "self-play time per backend (the learner gets half of it, at least 1 s)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  train_cmd->add_flag("--json", targs->json, "one JSON object");
+  train_cmd->add_flag("--json", targs->json, "one JSON object per backend");
   train_cmd->callback([targs] {
     const auto game = targs->game.make();
-    const auto config = nn::parse_train_config(assemble_train_config(*game, targs->config_file, targs->set));
-    const auto r = bench::measure_training(config, targs->seconds);
-    if (targs->json) {
-      std::cout << nlohmann::json{{"game", r.game},
-                                  {"threads", r.threads},
-                                  {"games_per_thread", r.games_per_thread},
-                                  {"simulations", r.simulations},
-                                  {"selfplay_seconds", r.selfplay_seconds},
-                                  {"games", r.games},
-                                  {"positions_per_second", r.positions_per_second()},
-                                  {"leaf_evaluations_per_second", r.leaf_evaluations_per_second()},
-                                  {"net_evaluations_per_second", r.net_evaluations_per_second()},
-                                  {"mean_batch", r.mean_batch()},
-                                  {"cache_hits", r.cache_hits},
-                                  {"batch_size", r.batch_size},
-                                  {"learner_steps", r.learner_steps},
-                                  {"learner_samples_per_second", r.learner_samples_per_second()}}
-                       .dump()
-                << std::endl;
-      return;
+    auto config = nn::parse_train_config(assemble_train_config(*game, targs->config_file, targs->set));
+    for (const std::string& backend : targs->backends) {
+      config.backend = backend;
+      const auto r = bench::measure_training(config, targs->seconds);
+      if (targs->json) {
+        std::cout << nlohmann::json{{"game", r.game},
+                                    {"backend", backend},
+                                    {"threads", r.threads},
+                                    {"games_per_thread", r.games_per_thread},
+                                    {"simulations", r.simulations},
+                                    {"selfplay_seconds", r.selfplay_seconds},
+                                    {"games", r.games},
+                                    {"positions_per_second", r.positions_per_second()},
+                                    {"leaf_evaluations_per_second", r.leaf_evaluations_per_second()},
+                                    {"net_evaluations_per_second", r.net_evaluations_per_second()},
+                                    {"mean_batch", r.mean_batch()},
+                                    {"cache_hits", r.cache_hits},
+                                    {"batch_size", r.batch_size},
+                                    {"learner_steps", r.learner_steps},
+                                    {"learner_samples_per_second", r.learner_samples_per_second()}}
+                         .dump()
+                  << std::endl;
+        continue;
+      }
+      std::printf("game %s, backend %s: %d actor thread(s) x %d games, %d simulations per move\n", r.game.c_str(),
+                  backend.c_str(), r.threads, r.games_per_thread, r.simulations);
+      std::printf("  self-play   %10.1f positions/s  (%lld games finished in %.1f s)\n", r.positions_per_second(),
+                  static_cast<long long>(r.games), r.selfplay_seconds);
+      std::printf("  search      %10.0f leaf evaluations/s (%lld cache hits)\n", r.leaf_evaluations_per_second(),
+                  static_cast<long long>(r.cache_hits));
+      std::printf("  network     %10.0f evaluations/s, mean batch %.1f\n", r.net_evaluations_per_second(), r.mean_batch());
+      std::printf("  learner     %10.0f samples/s (batch %d, %lld steps)\n", r.learner_samples_per_second(), r.batch_size,
+                  static_cast<long long>(r.learner_steps));
     }
-    std::printf("game %s: %d actor thread(s) x %d games, %d simulations per move\n", r.game.c_str(), r.threads,
-                r.games_per_thread, r.simulations);
-    std::printf("self-play   %10.1f positions/s  (%lld games finished in %.1f s)\n", r.positions_per_second(),
-                static_cast<long long>(r.games), r.selfplay_seconds);
-    std::printf("search      %10.0f leaf evaluations/s (%lld cache hits)\n", r.leaf_evaluations_per_second(),
-                static_cast<long long>(r.cache_hits));
-    std::printf("network     %10.0f evaluations/s, mean batch %.1f\n", r.net_evaluations_per_second(), r.mean_batch());
-    std::printf("learner     %10.0f samples/s (batch %d, %lld steps)\n", r.learner_samples_per_second(), r.batch_size,
-                static_cast<long long>(r.learner_steps));
   });
   auto* nn_cmd = cmd->add_subcommand(
       "nn", "network forward passes, torch against poly (one thread): ms, GFLOP/s and share of one core's FMA peak");
@@ -180,6 +190,7 @@ void add_bench_command(CLI::App& app) {
     std::vector<int> batches{1, 2, 8, 32, 128};
     double seconds = 1.0;
     int rounds = 5;
+    int threads = 1;
     bool json = false;
   };
   auto nargs = std::make_shared<NnArgs>();
@@ -189,11 +200,15 @@ void add_bench_command(CLI::App& app) {
   nn_cmd->add_option("--batches", nargs->batches, "batch sizes")->delimiter(',')->check(CLI::PositiveNumber)->capture_default_str();
   nn_cmd->add_option("--seconds", nargs->seconds, "time per backend and batch size")->check(CLI::PositiveNumber)->capture_default_str();
   nn_cmd->add_option("--rounds", nargs->rounds, "interleaved rounds per batch size")->check(CLI::PositiveNumber)->capture_default_str();
+  nn_cmd->add_option("--threads", nargs->threads, "intra-op threads of each backend (poly: micro-batches claimed by a team)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   nn_cmd->add_flag("--json", nargs->json, "one JSON object per row, then a summary");
   nn_cmd->callback([nargs] {
     const auto game = nargs->game.make();
     const auto config = nn::parse_train_config(assemble_train_config(*game, nargs->config_file, nargs->set));
-    const auto r = bench::measure_networks(game->spec().to_string(), config.network, nargs->batches, nargs->seconds, nargs->rounds);
+    const auto r = bench::measure_networks(game->spec().to_string(), config.network, nargs->batches, nargs->seconds, nargs->rounds,
+                                           nargs->threads);
     const double peak = r.peak_gflops > 0 ? r.peak_gflops : 1;
     if (nargs->json) {
       for (const auto& row : r.rows)
@@ -204,13 +219,15 @@ void add_bench_command(CLI::App& app) {
                          .dump()
                   << std::endl;
       std::cout << nlohmann::json{{"game", r.game}, {"network", nlohmann::json::parse(r.network)},
-                                  {"flops_per_position", r.flops_per_position}, {"peak_gflops", r.peak_gflops}}
+                                  {"flops_per_position", r.flops_per_position}, {"peak_gflops", r.peak_gflops},
+                                  {"threads", r.threads}}
                        .dump()
                 << std::endl;
       return;
     }
     std::printf("%s, network %s: %.2f MFLOP per position\n", r.game.c_str(), r.network.c_str(), r.flops_per_position / 1e6);
-    std::printf("one core's fp32 FMA peak, measured in this run: %.0f GFLOP/s\n", r.peak_gflops);
+    std::printf("one core's fp32 FMA peak, measured in this run: %.0f GFLOP/s; %d thread(s) per backend\n", r.peak_gflops,
+                r.threads);
     std::printf("%6s  %10s %8s %6s  %10s %8s %6s  %10s\n", "batch", "torch ms", "GFLOP/s", "peak", "poly ms", "GFLOP/s", "peak",
                 "poly/torch");
     for (const auto& row : r.rows)

@@ -1,14 +1,29 @@
 // polyzero polyc IN.c -o OUT.c [--tile auto|auto1|off|N,N,...[/N,N,...]] [--parallel] [--vectorize] [--unroll-jam N]
-//                              [--fusion min|max] [--no-isl] [--report] [--json]
+//                              [--fusion min|max] [--register-block] [--no-isl] [--report] [--json]
+// polyzero polyc --report-net NET [--json]     the poly backend's plan for a network
+// polyzero polyc --warm NET                    compile a network's forward pass into the kernel cache
 // Source-to-source polyhedral optimisation of the `#pragma scop` regions of a C file
 // (polyhedral/polyc.h). The report goes to stdout (or OUT.c does when -o is '-').
+// NET is a checkpoint (.pt), a run directory (its models/latest.pt) or a training config
+// (JSON; its "game", else the game its file is named after, as configs/connect4.json).
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include <chrono>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
 #include "apps/commands.h"
+#include "apps/train_config_args.h"
+#include "games/registry.h"
+#include "nn/backend.h"
+#include "nn/model_info.h"
+#include "nn/poly_backend.h"
+#include "nn/poly_network.h"
 #include "polyhedral/polyc.h"
 #include "util/error.h"
 #include "util/spec.h"
@@ -57,19 +72,94 @@ poly::TileOptions parse_tile(const std::string& text) {
   return t;
 }
 
+struct NetSource {
+  std::shared_ptr<const games::Game> game;
+  nn::NetConfig network;
+};
+
+NetSource read_net_source(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::string file = path;
+  if (fs::is_directory(path, ec)) file = (fs::path(path) / "models" / "latest.pt").string();
+  if (file.size() > 3 && file.substr(file.size() - 3) == ".pt") {
+    const nn::ModelInfo info = nn::read_model_info(file);
+    return {games::make_game(info.game), info.network};
+  }
+  nlohmann::json config;
+  try {
+    config = nlohmann::json::parse(read_all(file));
+  } catch (const nlohmann::json::parse_error& e) {
+    throw util::UsageError("'" + file + "' is neither a checkpoint (.pt), a run directory nor a JSON training config: " + e.what());
+  }
+  std::string game = config.is_object() && config.contains("game") && config["game"].is_string()
+                         ? config["game"].get<std::string>()
+                         : fs::path(file).stem().string();
+  NetSource out;
+  out.game = games::make_game(game);
+  out.network = nn::parse_train_config(assemble_train_config(*out.game, file, {})).network;
+  return out;
+}
+
+void report_network(const NetSource& net, bool json) {
+  nn::PolyNetwork plan(net.network, nn::net_shape(net.game->info()));
+  plan.source();
+  const double kib = 4.0 / 1024;
+  if (json) {
+    nlohmann::json layers = nlohmann::json::array();
+    for (const auto& l : plan.layers())
+      layers.push_back({{"name", l.name}, {"kind", l.kind}, {"flops", l.flops}, {"schedule", l.schedule}, {"passes", l.passes}});
+    std::cout << nlohmann::json{{"game", net.game->spec().to_string()},
+                                {"network", net.network.to_json()},
+                                {"flops_per_position", plan.flops_per_position()},
+                                {"micro_batch", plan.micro_batch()},
+                                {"arena_bytes", plan.arena_floats() * 4},
+                                {"arena_bytes_one_region_per_tensor", plan.unplanned_arena_floats() * 4},
+                                {"weight_bytes", plan.weight_floats() * 4},
+                                {"layers", layers}}
+                     .dump(2)
+              << std::endl;
+    return;
+  }
+  std::printf("%s, %s network: %.3f MFLOP per position, micro-batches of %d\n", net.game->spec().to_string().c_str(),
+              net.network.type.c_str(), plan.flops_per_position() / 1e6, plan.micro_batch());
+  std::printf("arena %.1f KiB per micro-batch (one region per tensor: %.1f KiB); weights %.1f KiB (batch-norm folded)\n",
+              plan.arena_floats() * kib, plan.unplanned_arena_floats() * kib, plan.weight_floats() * kib);
+  for (const auto& l : plan.layers()) {
+    std::string choice = l.schedule;
+    for (const auto& pass : l.passes)
+      if (pass.rfind("register blocking: ", 0) == 0 && pass.find(" register block (") != std::string::npos)
+        choice = pass.substr(std::strlen("register blocking: "));
+    std::printf("  %-22s %-8s %9.4f MFLOP  %s\n", l.name.c_str(), l.kind.c_str(), l.flops / 1e6, choice.c_str());
+  }
+}
+
+void warm_network(const NetSource& net) {
+  const auto start = std::chrono::steady_clock::now();
+  nn::BackendOptions options;
+  options.name = "poly";
+  nn::make_backend(options, net.network, nn::net_shape(net.game->info()));
+  std::printf("the forward pass of %s's %s network is in %s (%.1f s)\n", net.game->spec().to_string().c_str(),
+              net.network.type.c_str(), nn::default_kernel_cache().c_str(),
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
 }  // namespace
 
 void add_polyc_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("polyc", "polyhedral source-to-source optimiser for the #pragma scop regions of a C file");
   struct Args {
-    std::string input, output, tile = "auto", fusion = "min";
+    std::string input, output, tile = "auto", fusion = "min", report_net, warm;
     bool parallel = false, vectorize = false, report = false, json = false, no_isl = false, register_block = false;
     int unroll_jam = 4;
     long long min_parallel_work = poly::PolycOptions{}.min_parallel_work;
   };
   auto args = std::make_shared<Args>();
-  cmd->add_option("input", args->input, "C file with #pragma scop ... #pragma endscop regions")->required();
-  cmd->add_option("-o,--output", args->output, "output C file ('-' for stdout)")->required();
+  cmd->add_option("input", args->input, "C file with #pragma scop ... #pragma endscop regions");
+  cmd->add_option("-o,--output", args->output, "output C file ('-' for stdout)");
+  cmd->add_option("--report-net", args->report_net,
+                  "the poly backend's plan for a network (checkpoint, run directory or training config): per layer the FLOPs and the schedule polyc chose, the arena");
+  cmd->add_option("--warm", args->warm, "compile a network's forward pass (checkpoint, run directory or training config) into the kernel cache");
   cmd->add_option("--tile", args->tile, "tile sizes: auto (L2 tiles with L1 tiles inside, from the cache sizes), auto1 (L2 tiles only), off, N,N,... (one level) or N,N,.../N,N,... (outer/inner)")->capture_default_str();
   cmd->add_option("--fusion", args->fusion, "isl fusion: min (separate SCCs, deeper bands) or max")
       ->check(CLI::IsMember({"min", "max"}))
@@ -89,6 +179,14 @@ void add_polyc_command(CLI::App& app) {
   cmd->add_flag("--report", args->report, "print statements, dependences, the schedule, footprints and data movement");
   cmd->add_flag("--json", args->json, "print the report as JSON");
   cmd->callback([args] {
+    if (!args->report_net.empty() || !args->warm.empty()) {
+      if (!args->input.empty()) throw util::UsageError("polyc: give either IN.c -o OUT.c, or --report-net / --warm");
+      if (!args->warm.empty()) warm_network(read_net_source(args->warm));
+      if (!args->report_net.empty()) report_network(read_net_source(args->report_net), args->json);
+      return;
+    }
+    if (args->input.empty() || args->output.empty())
+      throw util::UsageError("polyc: expected IN.c -o OUT.c (or --report-net / --warm NET); see polyzero polyc --help");
     poly::PolycOptions o;
     o.tile = parse_tile(args->tile);
     o.parallel = args->parallel;

@@ -87,8 +87,8 @@ double measure_fma_peak(double seconds) {
 }
 
 NnBenchResult measure_networks(const std::string& game_spec, const nn::NetConfig& network, const std::vector<int>& batches,
-                               double seconds, int rounds) {
-  torch::set_num_threads(1);
+                               double seconds, int rounds, int threads) {
+  torch::set_num_threads(threads);
   torch::manual_seed(1);
   const auto game = games::make_game(game_spec);
   const nn::NetShape shape = nn::net_shape(game->info());
@@ -98,6 +98,8 @@ NnBenchResult measure_networks(const std::string& game_spec, const nn::NetConfig
   const nn::NetWeights weights = nn::export_weights(*net);
   nn::BackendOptions torch_options, poly_options;
   poly_options.name = "poly";
+  torch_options.name = "torch";
+  torch_options.threads = poly_options.threads = threads;
   auto torch_backend = nn::make_backend(torch_options, network, shape);
   auto poly_backend = nn::make_backend(poly_options, network, shape);
   torch_backend->load(weights);
@@ -105,6 +107,7 @@ NnBenchResult measure_networks(const std::string& game_spec, const nn::NetConfig
   NnBenchResult r;
   r.game = game->spec().to_string();
   r.network = network.to_json().dump();
+  r.threads = threads;
   nn::PolyNetwork plan(network, shape);
   plan.source();
   r.flops_per_position = plan.flops_per_position();

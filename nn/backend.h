@@ -23,9 +23,8 @@
 namespace pz::nn {
 
 struct BackendOptions {
-  // "auto": poly where it generates the network (the faster one on a CPU: see
-  // `polyzero bench nn`), else torch; also torch, with a warning on stderr, when the poly
-  // kernels cannot be compiled (no C compiler).
+  // "auto": poly (the faster one on a CPU: see `polyzero bench nn`), or torch, with a
+  // warning on stderr, when the poly kernels cannot be compiled (no C compiler).
   std::string name = "auto";
   int threads = 1;        // intra-op threads; actors are the parallelism, so 1 by default
   std::string cache_dir;  // poly: where compiled kernels are kept ("" = the default cache)

@@ -27,13 +27,11 @@ const std::vector<std::pair<std::string, Factory>>& registry() {
 
 std::unique_ptr<Backend> make_backend(const BackendOptions& options, const NetConfig& config, const NetShape& shape) {
   if (options.name == "auto" || options.name.empty()) {
-    if (!config.pooled()) {
-      try {
-        return make_poly_backend(config, shape, options);
-      } catch (const std::runtime_error& e) {
-        static std::atomic<bool> warned{false};
-        if (!warned.exchange(true)) std::cerr << "warning: " << e.what() << "\nwarning: using the torch backend\n";
-      }
+    try {
+      return make_poly_backend(config, shape, options);
+    } catch (const std::runtime_error& e) {
+      static std::atomic<bool> warned{false};
+      if (!warned.exchange(true)) std::cerr << "warning: " << e.what() << "\nwarning: using the torch backend\n";
     }
     return make_torch_backend(config, shape, options);
   }

@@ -1,6 +1,7 @@
 #include "nn/poly_backend.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -8,6 +9,7 @@
 
 #include "nn/poly_network.h"
 #include "polyhedral/jit.h"
+#include "util/thread_team.h"
 
 namespace pz::nn {
 
@@ -74,21 +76,35 @@ std::shared_ptr<const CompiledNetwork> compiled_network(const NetConfig& config,
 class PolyBackend final : public Backend {
  public:
   PolyBackend(const NetConfig& config, const NetShape& shape, const BackendOptions& options)
-      : shape_(shape), compiled_(compiled_network(config, shape, options.cache_dir)), network_(*compiled_->network) {
+      : shape_(shape), compiled_(compiled_network(config, shape, options.cache_dir)), network_(*compiled_->network),
+        threads_(std::max(1, options.threads)) {
     forward_ = compiled_->forward;
-    arena_ = aligned_zeros(network_.arena_floats());
+    for (int t = 0; t < threads_; ++t) arenas_.push_back(aligned_zeros(network_.arena_floats()));
     weights_ = aligned_zeros(network_.weight_floats());
   }
 
+  // Micro-batches in order on one thread; with threads > 1, claimed one at a time by the
+  // team (each member has its own arena), so a descheduled member delays only the
+  // micro-batch it holds, never a barrier per layer.
   void forward(const float* input, int rows, float* policy, float* values) override {
     const int micro = network_.micro_batch();
-    const std::size_t in = static_cast<std::size_t>(shape_.input.size()), out = static_cast<std::size_t>(shape_.policy.size());
-    const std::size_t vo = static_cast<std::size_t>(shape_.value_outputs);
-    for (int at = 0; at < rows; at += micro) {
-      const int n = std::min(micro, rows - at);
+    const int chunks = (rows + micro - 1) / micro;
+    auto run = [&](int chunk, int member) {
+      const int at = chunk * micro, n = std::min(micro, rows - at);
       const std::size_t r = static_cast<std::size_t>(at);
-      forward_(n, input + r * in, policy + r * out, values + r * vo, arena_.get(), weights_.get());
+      forward_(n, input + r * static_cast<std::size_t>(shape_.input.size()),
+               policy + r * static_cast<std::size_t>(shape_.policy.size()),
+               values + r * static_cast<std::size_t>(shape_.value_outputs), arenas_[static_cast<std::size_t>(member)].get(),
+               weights_.get());
+    };
+    if (threads_ == 1 || chunks == 1) {
+      for (int c = 0; c < chunks; ++c) run(c, 0);
+      return;
     }
+    std::atomic<int> next{0};
+    team_.run(std::min(threads_, chunks), [&](int member) {
+      for (int c = next.fetch_add(1); c < chunks; c = next.fetch_add(1)) run(c, member);
+    });
   }
 
   void load(const NetWeights& weights) override {
@@ -103,7 +119,10 @@ class PolyBackend final : public Backend {
   std::shared_ptr<const CompiledNetwork> compiled_;
   const PolyNetwork& network_;
   ForwardFn* forward_ = nullptr;
-  AlignedFloats arena_, weights_;
+  int threads_;
+  std::vector<AlignedFloats> arenas_;  // one per member of the team
+  AlignedFloats weights_;
+  util::ThreadTeam team_;
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "nn/poly_network.h"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "polyhedral/builder.h"
@@ -31,6 +32,10 @@ std::size_t PolyNetwork::Tensor::floats_per_position() const {
   return static_cast<std::size_t>(channels) * static_cast<std::size_t>(height + border) * static_cast<std::size_t>(width + border);
 }
 
+std::size_t PolyNetwork::Tensor::values_per_position() const {
+  return static_cast<std::size_t>(channels) * static_cast<std::size_t>(height) * static_cast<std::size_t>(width);
+}
+
 std::string PolyNetwork::Tensor::c_dims() const {
   if (!spatial) return "[" + str(channels) + "]";
   if (external == "input" || external == "policy") return "[" + str(channels) + "][" + str(height) + "][" + str(width) + "]";
@@ -54,19 +59,20 @@ void PolyNetwork::add_layer(Layer layer) {
 }
 
 int PolyNetwork::conv(const std::string& name, int input, int out_channels, int kernel, const std::string& batch_norm,
-                      bool relu, int residual, const std::string& conv_name) {
+                      bool relu, int residual, const std::string& conv_name, int bias_planes) {
   const Tensor& in = tensors_[static_cast<std::size_t>(input)];
   Tensor out;
   out.channels = out_channels;
   out.height = in.height;
   out.width = in.width;
   out.spatial = true;
-  out.bordered = kernel == 3 || residual >= 0;
+  out.bordered = kernel == 3 || residual >= 0;  // 3×3 outputs feed 3×3 convolutions and skips
   const int t = add_tensor(out);
   Layer l{Layer::Kind::kConv, name};
   l.input = input;
   l.output = t;
   l.residual = residual;
+  l.bias_planes = bias_planes;
   l.kernel = kernel;
   l.relu = relu;
   l.weight = (conv_name.empty() ? name : conv_name) + ".weight";
@@ -75,12 +81,28 @@ int PolyNetwork::conv(const std::string& name, int input, int out_channels, int 
   return t;
 }
 
+int PolyNetwork::linear(const std::string& name, int input, int outputs, bool relu, const std::string& batch_norm) {
+  const int t = add_tensor(Tensor{outputs});
+  Layer l{Layer::Kind::kLinear, name, input, t};
+  l.weight = name + ".weight";
+  l.bias = name + ".bias";
+  l.relu = relu;
+  l.batch_norm = batch_norm;
+  add_layer(l);
+  return t;
+}
+
+int PolyNetwork::global_pool(const std::string& name, int input) {
+  const int t = add_tensor(Tensor{3 * tensors_[static_cast<std::size_t>(input)].channels});
+  add_layer(Layer{Layer::Kind::kPool, name, input, t});
+  return t;
+}
+
 PolyNetwork::PolyNetwork(const NetConfig& config, const NetShape& shape, int micro_batch)
     : config_(config), shape_(shape), micro_batch_(std::max(1, micro_batch)) {
-  if (config.pooled())
-    throw std::invalid_argument("the poly backend does not generate the \"pooled\" network yet: use backend=torch");
   const games::Shape& s = shape.input;
   const int c = config.channels;
+  const bool pooled = config.pooled();
   Tensor input{s.channels, s.height, s.width, false, true, "input"};
   const int observation = add_tensor(input);
   Tensor packed{s.channels, s.height, s.width, true, true};
@@ -89,11 +111,22 @@ PolyNetwork::PolyNetwork(const NetConfig& config, const NetShape& shape, int mic
   int h = conv("stem", planes, c, 3, "stem_bn", true, -1, "stem_conv");
   for (int b = 0; b < config.blocks; ++b) {
     const std::string block = "tower." + str(b);
-    const int y = conv(block + ".conv1", h, c, 3, block + ".bn1", true);
+    int bias = -1;
+    if (pooled && b % 2 == 1) {
+      // relu(bn1(conv1(x)) + global_fc(pool(relu(global_bn(global_conv(x))))))
+      const int g = conv(block + ".global_conv", h, config.global_channels, 3, block + ".global_bn", true);
+      bias = linear(block + ".global_fc", global_pool(block + ".pool", g), c, false);
+    }
+    const int y = conv(block + ".conv1", h, c, 3, block + ".bn1", true, -1, "", bias);
     h = conv(block + ".conv2", y, c, 3, block + ".bn2", true, h);
   }
-  const int p = conv("policy_conv", h, config.policy_channels, 1, "policy_bn", true);
+  const int pc = config.policy_channels;
+  int policy_pool = -1;
+  if (pooled) policy_pool = global_pool("policy_pool", conv("policy_global_conv", h, pc, 1, "policy_global_bn", true));
   if (shape.spatial_policy) {
+    // pooled: relu(policy_bn(policy_conv(h) + policy_global_fc(g))): the BN's scale goes into both terms
+    const int bias = pooled ? linear("policy_global_fc", policy_pool, pc, false, "policy_bn") : -1;
+    const int p = conv("policy_conv", h, pc, 1, "policy_bn", true, -1, "", bias);
     Tensor logits{shape.policy.channels, s.height, s.width, false, true, "policy"};
     const int out = add_tensor(logits);
     Layer l{Layer::Kind::kConv, "policy_out", p, out};
@@ -101,6 +134,7 @@ PolyNetwork::PolyNetwork(const NetConfig& config, const NetShape& shape, int mic
     l.bias = "policy_out.bias";
     add_layer(l);
   } else {
+    const int p = pooled ? policy_pool : conv("policy_conv", h, pc, 1, "policy_bn", true);
     Tensor logits{shape.policy.size(), 1, 1, false, false, "policy"};
     const int out = add_tensor(logits);
     Layer l{Layer::Kind::kLinear, "policy_fc", p, out};
@@ -108,18 +142,10 @@ PolyNetwork::PolyNetwork(const NetConfig& config, const NetShape& shape, int mic
     l.bias = "policy_fc.bias";
     add_layer(l);
   }
-  const int v = conv("value_conv", h, config.value_channels, 1, "value_bn", true);
-  const int hidden = add_tensor(Tensor{config.value_hidden});
-  Layer fc1{Layer::Kind::kLinear, "value_fc1", v, hidden};
-  fc1.weight = "value_fc1.weight";
-  fc1.bias = "value_fc1.bias";
-  fc1.relu = true;
-  add_layer(fc1);
-  const int logits = add_tensor(Tensor{config.wdl() ? 3 * shape.value_outputs : shape.value_outputs});
-  Layer fc2{Layer::Kind::kLinear, "value_fc2", hidden, logits};
-  fc2.weight = "value_fc2.weight";
-  fc2.bias = "value_fc2.bias";
-  add_layer(fc2);
+  int v = conv("value_conv", h, config.value_channels, 1, "value_bn", true);
+  if (pooled) v = global_pool("value_pool", v);
+  const int hidden = linear("value_fc1", v, config.value_hidden, true);
+  const int logits = linear("value_fc2", hidden, config.wdl() ? 3 * shape.value_outputs : shape.value_outputs, false);
   Tensor values{shape.value_outputs};
   values.external = "value";
   add_layer(Layer{Layer::Kind::kValue, "value", logits, add_tensor(values)});
@@ -136,8 +162,8 @@ PolyNetwork::PolyNetwork(const NetConfig& config, const NetShape& shape, int mic
       l.weight_offset = take(static_cast<std::size_t>(l.kernel * l.kernel) * in.channels * out.channels);
       l.bias_offset = take(static_cast<std::size_t>(out.channels));
     } else if (l.kind == Layer::Kind::kLinear) {
-      l.weight_offset = take(in.floats_per_position() * out.floats_per_position());
-      l.bias_offset = take(out.floats_per_position());
+      l.weight_offset = take(in.values_per_position() * out.values_per_position());
+      l.bias_offset = take(out.values_per_position());
     }
   }
   plan_arena();
@@ -200,7 +226,7 @@ std::string PolyNetwork::layer_code(const Layer& l, PolyLayerReport& report) {
   };
   poly::IslContext ctx;
   poly::ScopBuilder b(ctx.ctx());
-  b.param("N").array("Y", "float").array("X", "float").array("K", "float").array("B", "float").array("R", "float");
+  b.param("N").array("Y", "float").array("X", "float").array("K", "float").array("B", "float").array("R", "float").array("G", "float");
   const std::string y_hw = "Y[n]" + at(out, "h", "w", "o");
   b.for_("n", "0", "N");
   switch (l.kind) {
@@ -220,6 +246,7 @@ std::string PolyNetwork::layer_code(const Layer& l, PolyLayerReport& report) {
       weights("K", "[" + str(k) + "][" + str(in.channels) + "][" + str(out.channels) + "]", l.weight_offset);
       weights("B", "", l.bias_offset);
       if (l.residual >= 0) view("R", tensors_[static_cast<std::size_t>(l.residual)], false);
+      if (l.bias_planes >= 0) view("G", tensors_[static_cast<std::size_t>(l.bias_planes)], false);
       // The output channel innermost in the source for planar outputs too: the pass picks
       // the vector dimension from the output's subscripts, not from the loop order.
       b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width)).for_("o", "0", str(out.channels));
@@ -229,13 +256,14 @@ std::string PolyNetwork::layer_code(const Layer& l, PolyLayerReport& report) {
       b.stmt(y_hw + " += X[n]" + at(in, hp, wq, "i") + " * K[p][q][i][o]").end().end().end();
       std::string value = y_hw;
       if (l.residual >= 0) value += " + R[n]" + at(tensors_[static_cast<std::size_t>(l.residual)], "h", "w", "o");
+      if (l.bias_planes >= 0) value += " + G[n][o]";
       if (l.relu) b.stmt(y_hw + " = " + value + " > 0.0f ? " + value + " : 0.0f");
       b.end().end().end();
       break;
     }
     case Layer::Kind::kLinear: {
       report.kind = "linear";
-      report.flops = 2.0 * static_cast<double>(in.floats_per_position()) * static_cast<double>(out.floats_per_position());
+      report.flops = 2.0 * static_cast<double>(in.values_per_position()) * static_cast<double>(out.values_per_position());
       view("X", in, false);
       view("Y", out, true);
       const std::string m = str(out.channels);
@@ -250,6 +278,25 @@ std::string PolyNetwork::layer_code(const Layer& l, PolyLayerReport& report) {
       }
       weights("B", "", l.bias_offset);
       if (l.relu) b.stmt("Y[n][o] = Y[n][o] > 0.0f ? Y[n][o] : 0.0f");
+      b.end();
+      break;
+    }
+    case Layer::Kind::kPool: {
+      // network.cpp global_pool: per channel the mean, the mean × (√(H·W) − 14)/10, the max.
+      report.kind = "pool";
+      view("X", in, false);
+      view("Y", out, true);
+      const int area = in.height * in.width;
+      char scale[64];
+      std::snprintf(scale, sizeof scale, "%.9gf", static_cast<double>(static_cast<float>((std::sqrt(static_cast<double>(area)) - 14.0) / 10.0)));
+      const std::string c = str(in.channels), mean = "Y[n][o]", scaled = "Y[n][" + c + " + o]", top = "Y[n][2 * " + c + " + o]";
+      b.for_("o", "0", c).stmt(mean + " = 0.0f");
+      b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width)).stmt(mean + " += X[n]" + at(in, "h", "w", "o")).end().end();
+      b.stmt(mean + " = " + mean + " / " + str(area) + ".0f");
+      b.stmt(scaled + " = " + mean + " * " + scale);
+      b.stmt(top + " = X[n]" + at(in, "0", "0", "o"));
+      b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width));
+      b.stmt(top + " = fmaxf(" + top + ", X[n]" + at(in, "h", "w", "o") + ")").end().end();
       b.end();
       break;
     }
@@ -330,9 +377,15 @@ std::vector<float> PolyNetwork::pack(const NetWeights& named) const {
             out[l.weight_offset + (t * ci + ic) * co + oc] = w.values[(oc * ci + ic) * kk + t] * scale[oc];
       for (std::size_t c = 0; c < co; ++c) out[l.bias_offset + c] = shift[c];
     } else if (l.kind == Layer::Kind::kLinear) {
-      const std::size_t k = in.floats_per_position(), m = o.floats_per_position();
+      const std::size_t k = in.values_per_position(), m = o.values_per_position();
       const WeightTensor& w = weight(named, l.weight, m * k);
       const auto& bias = weight(named, l.bias, m).values;
+      std::vector<float> scale(m, 1.0f);
+      if (!l.batch_norm.empty()) {
+        const auto& gamma = weight(named, l.batch_norm + ".weight", m).values;
+        const auto& var = weight(named, l.batch_norm + ".running_var", m).values;
+        for (std::size_t j = 0; j < m; ++j) scale[j] = gamma[j] / std::sqrt(var[j] + kBatchNormEpsilon);
+      }
       const std::size_t hw = static_cast<std::size_t>(in.height * in.width);
       // torch [out][in], `in` flattened as [c][h][w] for spatial inputs → [h][w][c][out] / [in][out].
       for (std::size_t j = 0; j < m; ++j) {
@@ -342,9 +395,9 @@ std::vector<float> PolyNetwork::pack(const NetWeights& named) const {
             const std::size_t c = i / hw, pos = i % hw;
             row = pos * ci + c;
           }
-          out[l.weight_offset + row * m + j] = w.values[j * k + i];
+          out[l.weight_offset + row * m + j] = w.values[j * k + i] * scale[j];
         }
-        out[l.bias_offset + j] = bias[j];
+        out[l.bias_offset + j] = bias[j] * scale[j];
       }
     }
   }

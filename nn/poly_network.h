@@ -8,6 +8,10 @@
 //
 // that evaluates N ≤ micro_batch positions, which the poly backend compiles through the JIT.
 //
+// Both network types of network.h are generated: "resnet", and "pooled" (global pooling
+// blocks and pooled heads: per channel mean, mean × (√(H·W) − 14)/10 and max, then a linear
+// layer whose output is added to a convolution's output before its ReLU).
+//
 // Decisions (nn/README.md has the reasons):
 //  - Layout: activations are NHWC with a zero border of one cell around the board
 //    ([n][h+1][w+1][c]), so a 3×3 tap is a constant offset and the loops have no edge cases;
@@ -41,7 +45,6 @@ struct PolyLayerReport {
 
 class PolyNetwork {
  public:
-  // Throws std::invalid_argument for a network type the backend does not generate yet.
   PolyNetwork(const NetConfig& config, const NetShape& shape, int micro_batch = 16);
 
   // The C translation unit; runs polyc on every layer (a second or two).
@@ -63,16 +66,20 @@ class PolyNetwork {
     std::string external;   // "input", "policy", "value": a pointer argument, not the arena
     std::size_t offset = 0; // in the arena, floats
     int first_use = 0, last_use = 0;
-    std::size_t floats_per_position() const;
+    std::size_t floats_per_position() const;  // in memory, the border included
+    std::size_t values_per_position() const;  // channels × height × width
     std::string c_dims() const;  // "[8][9][32]"
   };
   struct Layer {
-    enum class Kind { kPack, kConv, kLinear, kValue } kind;
+    enum class Kind { kPack, kConv, kLinear, kPool, kValue } kind;
     std::string name;
-    int input = -1, output = -1, residual = -1, bias_planes = -1;
+    int input = -1, output = -1, residual = -1;
+    int bias_planes = -1;  // a [n][channel] tensor added before the ReLU (pooled networks)
     int kernel = 1;
     bool relu = false;
-    std::string weight, bias, batch_norm;  // torch names: conv/linear weight, its bias, the BN prefix
+    // torch names: conv/linear weight, its bias, the BN prefix (folded into a convolution;
+    // for a linear layer that feeds bias_planes, its scale only: the BN follows the sum)
+    std::string weight, bias, batch_norm;
     std::size_t weight_offset = 0, bias_offset = 0;
   };
 
@@ -80,7 +87,9 @@ class PolyNetwork {
   int add_tensor(Tensor t);
   void add_layer(Layer layer);
   int conv(const std::string& name, int input, int out_channels, int kernel, const std::string& batch_norm,
-           bool relu, int residual = -1, const std::string& conv_name = "");
+           bool relu, int residual = -1, const std::string& conv_name = "", int bias_planes = -1);
+  int linear(const std::string& name, int input, int outputs, bool relu, const std::string& batch_norm = "");
+  int global_pool(const std::string& name, int input);
   void plan_arena();
   std::string layer_code(const Layer& layer, PolyLayerReport& report);
 

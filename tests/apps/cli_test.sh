@@ -149,6 +149,28 @@ gcc -c -Wall -Wextra -Werror -fopenmp "$tmp/mm_out.c" -o "$tmp/mm_out.o" || fail
 expect_status 2 "$pz" polyc "$tmp/mm.c" -o "$tmp/mm_out.c" --tile 32,32/8,x
 expect_err "'x' is not a tile size"
 
+# polyc on a network: the poly backend's plan; usage errors say what to give.
+cat > "$tmp/c4net.json" <<'EOF2'
+{"game": "connect4", "network": {"type": "resnet", "blocks": 1, "channels": 16}}
+EOF2
+expect_status 0 "$pz" polyc --report-net "$tmp/c4net.json" --json
+expect_out '"flops_per_position"'
+expect_out 'register-blocked reduction chain'
+expect_status 0 "$pz" polyc --report-net "$tmp/c4net.json"
+expect_out "tower.0.conv1"
+expect_out "7x16 register block (rows w, vectors o)"
+expect_status 2 "$pz" polyc
+expect_err "expected IN.c -o OUT.c"
+expect_status 2 "$pz" polyc --report-net "$tmp/missing.json"
+expect_err "cannot read"
+
+# bench nn: both backends on a small net, one row per batch size, then the summary.
+expect_status 0 "$pz" bench nn --game connect4 --set network.blocks=1 --set network.channels=8 --batches 1,3 --seconds 0.02 --rounds 1 --json
+expect_out '"batch":3'
+expect_out '"poly_over_torch"'
+expect_out '"peak_gflops"'
+expect_status 2 "$pz" bench train --backends tensorflow
+
 if [[ $failures -gt 0 ]]; then
   echo "$failures CLI check(s) failed"
   exit 1

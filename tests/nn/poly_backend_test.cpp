@@ -1,6 +1,7 @@
 // The poly backend against the torch backend on the same weights: every layer kind
-// (3×3 and 1×1 convolutions with folded batch-norm, residual adds, linear layers, the
-// scalar and win/draw/loss value heads, board-sized and flat policies), board sizes and
+// (3×3 and 1×1 convolutions with folded batch-norm, residual adds, linear layers, global
+// pooling and the biases it feeds, the scalar and win/draw/loss value heads, board-sized
+// and flat policies) of both network types, board sizes and
 // channel counts that do not divide the register blocks, batches that do not divide the
 // micro-batch; then through InferenceEngine: priors, values, hot swap and cancel.
 #include <gtest/gtest.h>
@@ -143,20 +144,48 @@ TEST_F(PolyBackendTest, PlannedArenaIsSmallerThanOneRegionPerTensor) {
   EXPECT_NEAR(net.flops_per_position(), 4.72e6, 0.05e6);
 }
 
-TEST_F(PolyBackendTest, PooledNetworkIsRefusedWithAClearError) {
-  const auto game = games::make_game("connect4");
+// KataGo-style: global pooling blocks (the 2nd block), pooled heads; a flat policy from
+// pooled features (Connect Four) and a board-sized one with a pooled bias (Hex), WDL.
+TEST_F(PolyBackendTest, MatchesTorchOnPooledNetworks) {
   NetConfig c;
   c.type = "pooled";
-  EXPECT_THROW(
-      {
-        try {
-          make_backend(backend("poly"), c, net_shape(game->info()));
-        } catch (const std::invalid_argument& e) {
-          EXPECT_NE(std::string(e.what()).find("backend=torch"), std::string::npos);
-          throw;
-        }
-      },
-      std::invalid_argument);
+  c.blocks = 3;
+  c.channels = 24;
+  c.global_channels = 8;
+  expect_backends_agree("connect4", c);
+  c.channels = 13;
+  c.global_channels = 5;
+  c.policy_channels = 3;
+  c.value_head = "wdl";
+  expect_backends_agree("hex:size=5", c);
+}
+
+// A team of threads claims micro-batches; each runs the same kernel: identical outputs.
+TEST_F(PolyBackendTest, ThreadsGiveTheSameOutputsAsOne) {
+  const auto game = games::make_game("connect4");
+  const NetShape shape = net_shape(game->info());
+  NetConfig c;
+  c.blocks = 1;
+  c.channels = 16;
+  auto net = make_network(c, game->info());
+  randomize_batch_norms(*net);
+  BackendOptions team = backend("poly");
+  team.threads = 2;
+  auto one = make_backend(backend("poly"), c, shape), two = make_backend(team, c, shape);
+  one->load(export_weights(*net));
+  two->load(export_weights(*net));
+  const int rows = 70;  // four full micro-batches and a partial one
+  util::Rng rng(2);
+  std::vector<float> input(static_cast<std::size_t>(rows * shape.input.size()));
+  for (float& x : input) x = static_cast<float>(rng.uniform());
+  std::vector<float> p1(static_cast<std::size_t>(rows * shape.policy.size())), p2(p1.size());
+  std::vector<float> v1(static_cast<std::size_t>(rows * shape.value_outputs)), v2(v1.size());
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    one->forward(input.data(), rows, p1.data(), v1.data());
+    two->forward(input.data(), rows, p2.data(), v2.data());
+    EXPECT_EQ(p1, p2);
+    EXPECT_EQ(v1, v2);
+  }
 }
 
 TEST_F(PolyBackendTest, UnknownBackendIsAUsageError) {
