@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <chrono>
@@ -103,12 +104,13 @@ NetSource read_net_source(const std::string& path) {
 
 void report_network(const NetSource& net, bool json) {
   nn::PolyNetwork plan(net.network, nn::net_shape(net.game->info()));
-  plan.source();
+  plan.source(/*analyse=*/true);
   const double kib = 4.0 / 1024;
   if (json) {
     nlohmann::json layers = nlohmann::json::array();
     for (const auto& l : plan.layers())
-      layers.push_back({{"name", l.name}, {"kind", l.kind}, {"flops", l.flops}, {"schedule", l.schedule}, {"passes", l.passes}});
+      layers.push_back({{"name", l.name}, {"kind", l.kind}, {"flops", l.flops}, {"schedule", l.schedule}, {"passes", l.passes},
+                        {"polyc", nlohmann::json::parse(poly::format_report_json({l.scop}))["scops"][0]}});
     std::cout << nlohmann::json{{"game", net.game->spec().to_string()},
                                 {"network", net.network.to_json()},
                                 {"flops_per_position", plan.flops_per_position()},
@@ -123,6 +125,7 @@ void report_network(const NetSource& net, bool json) {
   }
   std::printf("%s, %s network: %.3f MFLOP per position, micro-batches of %d\n", net.game->spec().to_string().c_str(),
               net.network.type.c_str(), plan.flops_per_position() / 1e6, plan.micro_batch());
+  std::printf("data moved per micro-batch (polyhedral/README.md's model: distinct elements; a block's loads from each cache level):\n");
   std::printf("arena %.1f KiB per micro-batch (one region per tensor: %.1f KiB); weights %.1f KiB (batch-norm folded)\n",
               plan.arena_floats() * kib, plan.unplanned_arena_floats() * kib, plan.weight_floats() * kib);
   for (const auto& l : plan.layers()) {
@@ -131,6 +134,19 @@ void report_network(const NetSource& net, bool json) {
       if (pass.rfind("register blocking: ", 0) == 0 && pass.find(" register block (") != std::string::npos)
         choice = pass.substr(std::strlen("register blocking: "));
     std::printf("  %-22s %-8s %9.4f MFLOP  %s\n", l.name.c_str(), l.kind.c_str(), l.flops / 1e6, choice.c_str());
+    const poly::DataMovementReport& d = l.scop.data_movement;
+    auto kib = [](std::optional<long long> bytes) {
+      return bytes ? std::to_string(*bytes / 1024) + "." + std::to_string(*bytes % 1024 * 10 / 1024) + " KiB" : std::string("n/a");
+    };
+    if (!d.computed) continue;
+    std::string line = "moved in " + kib(poly::sum_arrays(d.kernel, &poly::ArrayMovement::moved_in).bytes) + ", out " +
+                       kib(poly::sum_arrays(d.kernel, &poly::ArrayMovement::moved_out).bytes);
+    for (const auto& t : d.tilings) {
+      line += "; one block " + kib(poly::sum_arrays(t.arrays, &poly::TileArrayFootprint::box).bytes);
+      for (const auto& level : t.levels)
+        if (level.level != "L3") line += "; " + level.level + " " + level.model + " loads " + kib(level.loaded_bytes);
+    }
+    std::printf("  %-22s per micro-batch: %s\n", "", line.c_str());
   }
 }
 

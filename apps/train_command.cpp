@@ -11,6 +11,7 @@
 #include "apps/commands.h"
 #include "apps/game_args.h"
 #include "apps/train_config_args.h"
+#include "nn/backend.h"
 #include "nn/files.h"
 #include "nn/train_config.h"
 #include "nn/trainer.h"
@@ -45,7 +46,7 @@ void add_train_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("train", "self-play training run (AlphaZero-style actors and learner)");
   struct Args {
     GameArgs game;
-    std::string config_file, run_dir, resume;
+    std::string config_file, run_dir, resume, backend;
     std::vector<std::string> set;
     std::int64_t steps = 0;
     double minutes = 0;
@@ -58,6 +59,9 @@ void add_train_command(CLI::App& app) {
   cmd->add_option("--steps", args->steps, "learner steps: a new run's length (its schedule is sized to it); on --resume, where to stop")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--minutes", args->minutes, "stop after this many minutes (checkpoint included)")->check(CLI::PositiveNumber);
+  cmd->add_option("--backend", args->backend,
+                  "the actors' network backend (selfplay.backend): auto (poly, or torch without a C compiler), torch or poly; also on --resume")
+      ->check(CLI::IsMember(nn::backend_names()));
   cmd->add_option("--run-dir", args->run_dir, "directory of a new run (default runs/<game>-<date>-<time>)");
   cmd->add_option("--resume", args->resume, "continue the run in this directory from its newest checkpoint");
   cmd->add_flag("--quiet,-q", args->quiet, "no progress line or summaries");
@@ -82,10 +86,12 @@ void add_train_command(CLI::App& app) {
       options.run_dir = args->resume;
       options.resume = true;
       options.max_steps = args->steps;
+      if (!args->backend.empty()) config.backend = args->backend;
     } else {
       const auto game = args->game.make();
       nlohmann::json j = assemble_train_config(*game, args->config_file, args->set);
       if (args->steps > 0) j["learner"]["steps"] = args->steps;
+      if (!args->backend.empty()) j["selfplay"]["backend"] = args->backend;
       config = nn::parse_train_config(j);
       options.run_dir = args->run_dir.empty() ? default_run_dir(game->info().name) : args->run_dir;
     }

@@ -32,6 +32,7 @@
 
 #include "nn/net_config.h"
 #include "nn/weights.h"
+#include "polyhedral/report.h"
 
 namespace pz::nn {
 
@@ -41,14 +42,17 @@ struct PolyLayerReport {
   double flops = 0;      // per position (multiply-add = 2)
   std::string schedule;  // what polyc chose ("register-blocked reduction chain: …")
   std::vector<std::string> passes;
+  poly::ScopReport scop;  // polyc's whole report (with data movement when analysed)
 };
 
 class PolyNetwork {
  public:
   PolyNetwork(const NetConfig& config, const NetShape& shape, int micro_batch = 16);
 
-  // The C translation unit; runs polyc on every layer (a second or two).
-  std::string source();
+  // The C translation unit; runs polyc on every layer (a second or two). With `analyse`,
+  // the batch is fixed to one micro-batch and polyc also reports footprints and data
+  // movement (layers()[k].scop.data_movement): for reports, not for compiling.
+  std::string source(bool analyse = false);
   // The weights in the layouts the generated code reads, batch-norm folded in.
   std::vector<float> pack(const NetWeights& weights) const;
 
@@ -91,7 +95,7 @@ class PolyNetwork {
   int linear(const std::string& name, int input, int outputs, bool relu, const std::string& batch_norm = "");
   int global_pool(const std::string& name, int input);
   void plan_arena();
-  std::string layer_code(const Layer& layer, PolyLayerReport& report);
+  std::string layer_code(const Layer& layer, bool analyse, PolyLayerReport& report);
 
   NetConfig config_;
   NetShape shape_;

@@ -120,6 +120,9 @@ std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, Sc
     if (!isl_schedule_plain_is_equal(s.get(), scop.schedule.get())) {
       report.schedule_origin = "register-blocked reduction chain";
       report.schedule = isl_str(s);
+      if (o.data_movement)
+        report.data_movement = analyze_data_movement(ctx, scop, deps, {TiledBand{blocking->block_band, blocking->block_sizes}},
+                                                     o.tile.cache, o.data_movement_budget, "tiles: the register blocks");
       co.register_block = &blocking->block;
       return indent + "/* polyc: " + blocking->block.describe() + " */\n" + generate_c(scop, s, co);
     }

@@ -268,7 +268,16 @@ std::optional<RegisterBlocking> register_block(Scop& scop, const RegisterBlockOp
   // no pass below relies on it.
   log.push_back("register blocking: " + block.describe() + ", " + std::to_string(rows * vectors) +
                 " vector accumulators, tiles (" + join(outer, ", ") + ")");
-  return RegisterBlocking{schedule, block};
+  std::vector<std::pair<const Statement*, std::string>> points;
+  std::vector<std::string> xs;
+  std::vector<long> sizes;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    xs.push_back("(" + x[i] + ")");
+    sizes.push_back(i == v ? static_cast<long>(columns) : r && i == *r ? static_cast<long>(rows) : 1);
+  }
+  for (const Statement* s : members) points.emplace_back(s, join(xs, ", "));
+  isl::schedule flat = insert_band(isl::manage(isl_schedule_from_domain(scop.domain().release())), partial(ctx, scop, points));
+  return RegisterBlocking{schedule, block, flat.get_root().child(0), sizes};
 }
 
 }  // namespace pz::poly

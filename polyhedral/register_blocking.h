@@ -65,6 +65,10 @@ struct RegisterBlock {
 struct RegisterBlocking {
   isl::schedule schedule;
   RegisterBlock block;
+  // The members of x as one untiled band, and the block as its tile (1 on the other
+  // members): what footprint.h measures per block and sums over blocks.
+  isl::schedule_node block_band;
+  std::vector<long> block_sizes;
 };
 
 // The blocked schedule when `scop` is a chain (possibly after appending the store statement
