@@ -1,10 +1,12 @@
 #include "nn/poly_network.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
 #include "polyhedral/builder.h"
+#include "polyhedral/cache_info.h"
 #include "polyhedral/isl_context.h"
 #include "polyhedral/polyc.h"
 
@@ -99,7 +101,7 @@ int PolyNetwork::global_pool(const std::string& name, int input) {
 }
 
 PolyNetwork::PolyNetwork(const NetConfig& config, const NetShape& shape, int micro_batch)
-    : config_(config), shape_(shape), micro_batch_(std::max(1, micro_batch)) {
+    : config_(config), shape_(shape), micro_batch_(micro_batch) {
   const games::Shape& s = shape.input;
   const int c = config.channels;
   const bool pooled = config.pooled();
@@ -166,7 +168,16 @@ PolyNetwork::PolyNetwork(const NetConfig& config, const NetShape& shape, int mic
       l.bias_offset = take(out.values_per_position());
     }
   }
+  if (micro_batch_ <= 0) micro_batch_ = fitting_micro_batch();
   plan_arena();
+}
+
+int PolyNetwork::fitting_micro_batch() const {
+  std::size_t largest = 1;
+  for (const Tensor& t : tensors_)
+    if (t.external.empty()) largest = std::max(largest, t.floats_per_position() * sizeof(float));
+  const std::size_t budget = static_cast<std::size_t>(poly::CacheInfo::detect().l2) * 3 / 4;
+  return static_cast<int>(std::clamp<std::size_t>(budget / (2 * largest), 1, 16));
 }
 
 void PolyNetwork::plan_arena() {
@@ -206,117 +217,152 @@ double PolyNetwork::flops_per_position() const {
   return total;
 }
 
-std::string PolyNetwork::layer_code(const Layer& l, bool analyse, PolyLayerReport& report) {
-  const Tensor& in = tensors_[static_cast<std::size_t>(l.input)];
-  const Tensor& out = tensors_[static_cast<std::size_t>(l.output)];
-  report.name = l.name;
+namespace {
+
+using Tensor = PolyNetwork::Tensor;
+using Layer = PolyNetwork::Layer;
+
+// One layer being described: its loop nest in the builder and the C declarations of the
+// arrays it names (views of the arena, the weights and the pointer arguments).
+struct LayerProgram {
+  poly::ScopBuilder& b;
   std::string decls;
-  auto view = [&](const std::string& name, const Tensor& t, bool write) {
+
+  void view(const std::string& name, const Tensor& t, bool write) {
     const std::string base = t.external.empty() ? "arena + " + str(static_cast<long long>(t.offset)) : t.external;
     const std::string type = write ? "float" : "const float";
     decls += "    " + type + " (*restrict " + name + ")" + t.c_dims() + " = (" + type + " (*)" + t.c_dims() + ")(" + base + ");\n";
-  };
-  auto weights = [&](const std::string& name, const std::string& dims, std::size_t offset) {
-    if (dims.empty()) {
-      decls += "    const float* restrict " + name + " = weights + " + str(static_cast<long long>(offset)) + ";\n";
-    } else {
-      decls += "    const float (*restrict " + name + ")" + dims + " = (const float (*)" + dims + ")(weights + " +
-               str(static_cast<long long>(offset)) + ");\n";
-    }
-  };
+  }
+  void weights(const std::string& name, const std::string& dims, std::size_t offset) {
+    const std::string at = "weights + " + str(static_cast<long long>(offset));
+    if (dims.empty()) decls += "    const float* restrict " + name + " = " + at + ";\n";
+    else decls += "    const float (*restrict " + name + ")" + dims + " = (const float (*)" + dims + ")(" + at + ");\n";
+  }
+};
+
+void describe_pack(LayerProgram& p, const Tensor& in, const Tensor& out) {
+  p.view("X", in, false);
+  p.view("Y", out, true);
+  p.b.for_("c", "0", str(in.channels)).for_("h", "0", str(in.height)).for_("w", "0", str(in.width));
+  p.b.stmt("Y[n]" + at(out, "h", "w", "c") + " = X[n]" + at(in, "h", "w", "c")).end().end().end();
+}
+
+// init with the bias; += input × weight over the taps and input channels; the final
+// statement adds the skip and the pooled bias and applies ReLU.
+void describe_conv(LayerProgram& p, const Layer& l, const Tensor& in, const Tensor& out, const Tensor* residual,
+                   const Tensor* bias_planes) {
+  const int k = l.kernel;
+  p.view("X", in, false);
+  p.view("Y", out, true);
+  p.weights("K", "[" + str(k) + "][" + str(in.channels) + "][" + str(out.channels) + "]", l.weight_offset);
+  p.weights("B", "", l.bias_offset);
+  if (residual) p.view("R", *residual, false);
+  if (bias_planes) p.view("G", *bias_planes, false);
+  // The output channel innermost in the source for planar outputs too: the pass picks the
+  // vector dimension from the output's subscripts, not from the loop order.
+  const std::string y = "Y[n]" + at(out, "h", "w", "o");
+  p.b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width)).for_("o", "0", str(out.channels));
+  p.b.stmt(y + " = B[o]");
+  const std::string hp = k == 3 ? "h + p - 1" : "h", wq = k == 3 ? "w + q - 1" : "w";
+  p.b.for_("p", "0", str(k)).for_("q", "0", str(k)).for_("i", "0", str(in.channels));
+  p.b.stmt(y + " += X[n]" + at(in, hp, wq, "i") + " * K[p][q][i][o]").end().end().end();
+  std::string value = y;
+  if (residual) value += " + R[n]" + at(*residual, "h", "w", "o");
+  if (bias_planes) value += " + G[n][o]";
+  if (l.relu) p.b.stmt(y + " = " + value + " > 0.0f ? " + value + " : 0.0f");
+  p.b.end().end().end();
+}
+
+void describe_linear(LayerProgram& p, const Layer& l, const Tensor& in, const Tensor& out) {
+  p.view("X", in, false);
+  p.view("Y", out, true);
+  const std::string m = str(out.channels);
+  p.b.for_("o", "0", m).stmt("Y[n][o] = B[o]");
+  if (in.spatial) {
+    p.weights("K", "[" + str(in.width) + "][" + str(in.channels) + "][" + m + "]", l.weight_offset);
+    p.b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width)).for_("i", "0", str(in.channels));
+    p.b.stmt("Y[n][o] += X[n]" + at(in, "h", "w", "i") + " * K[h][w][i][o]").end().end().end();
+  } else {
+    p.weights("K", "[" + m + "]", l.weight_offset);
+    p.b.for_("i", "0", str(in.channels)).stmt("Y[n][o] += X[n][i] * K[i][o]").end();
+  }
+  p.weights("B", "", l.bias_offset);
+  if (l.relu) p.b.stmt("Y[n][o] = Y[n][o] > 0.0f ? Y[n][o] : 0.0f");
+  p.b.end();
+}
+
+// network.cpp global_pool: per channel the mean, the mean × (√(H·W) − 14)/10, the max.
+void describe_pool(LayerProgram& p, const Tensor& in, const Tensor& out) {
+  p.view("X", in, false);
+  p.view("Y", out, true);
+  const int area = in.height * in.width;
+  char scale[64];
+  std::snprintf(scale, sizeof scale, "%.9gf",
+                static_cast<double>(static_cast<float>((std::sqrt(static_cast<double>(area)) - 14.0) / 10.0)));
+  const std::string c = str(in.channels), mean = "Y[n][o]", scaled = "Y[n][" + c + " + o]", top = "Y[n][2 * " + c + " + o]";
+  p.b.for_("o", "0", c).stmt(mean + " = 0.0f");
+  p.b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width)).stmt(mean + " += X[n]" + at(in, "h", "w", "o")).end().end();
+  p.b.stmt(mean + " = " + mean + " / " + str(area) + ".0f");
+  p.b.stmt(scaled + " = " + mean + " * " + scale);
+  p.b.stmt(top + " = X[n]" + at(in, "0", "0", "o"));
+  p.b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width));
+  p.b.stmt(top + " = fmaxf(" + top + ", X[n]" + at(in, "h", "w", "o") + ")").end().end();
+  p.b.end();
+}
+
+// tanh of the logit, or P(win) − P(loss) of the softmax over (win, draw, loss), shifted by
+// the maximum.
+void describe_value(LayerProgram& p, const Tensor& in, const Tensor& out, bool wdl) {
+  p.view("X", in, false);
+  p.view("Y", out, true);
+  p.b.for_("o", "0", str(out.channels));
+  if (wdl) {
+    const std::string w = "X[n][3 * o]", d = "X[n][3 * o + 1]", l = "X[n][3 * o + 2]";
+    const std::string top = "fmaxf(fmaxf(" + w + ", " + d + "), " + l + ")";
+    auto e = [&](const std::string& x) { return "expf(" + x + " - " + top + ")"; };
+    p.b.stmt("Y[n][o] = (" + e(w) + " - " + e(l) + ") / (" + e(w) + " + " + e(d) + " + " + e(l) + ")");
+  } else {
+    p.b.stmt("Y[n][o] = tanhf(X[n][o])");
+  }
+  p.b.end();
+}
+
+}  // namespace
+
+std::string PolyNetwork::layer_code(const Layer& l, bool analyse, PolyLayerReport& report) {
+  auto tensor = [&](int t) { return t >= 0 ? &tensors_[static_cast<std::size_t>(t)] : nullptr; };
+  const Tensor& in = *tensor(l.input);
+  const Tensor& out = *tensor(l.output);
+  report.name = l.name;
   poly::IslContext ctx;
   poly::ScopBuilder b(ctx.ctx());
   if (analyse) b.param("N", micro_batch_);
   else b.param("N");
   b.array("Y", "float").array("X", "float").array("K", "float").array("B", "float").array("R", "float").array("G", "float");
-  const std::string y_hw = "Y[n]" + at(out, "h", "w", "o");
+  LayerProgram program{b, ""};
   b.for_("n", "0", "N");
   switch (l.kind) {
     case Layer::Kind::kPack:
       report.kind = "pack";
-      view("X", in, false);
-      view("Y", out, true);
-      b.for_("c", "0", str(in.channels)).for_("h", "0", str(in.height)).for_("w", "0", str(in.width));
-      b.stmt("Y[n]" + at(out, "h", "w", "c") + " = X[n]" + at(in, "h", "w", "c")).end().end().end();
+      describe_pack(program, in, out);
       break;
-    case Layer::Kind::kConv: {
-      const int k = l.kernel;
-      report.kind = k == 3 ? "conv3x3" : "conv1x1";
-      report.flops = 2.0 * in.height * in.width * in.channels * out.channels * k * k;
-      view("X", in, false);
-      view("Y", out, true);
-      weights("K", "[" + str(k) + "][" + str(in.channels) + "][" + str(out.channels) + "]", l.weight_offset);
-      weights("B", "", l.bias_offset);
-      if (l.residual >= 0) view("R", tensors_[static_cast<std::size_t>(l.residual)], false);
-      if (l.bias_planes >= 0) view("G", tensors_[static_cast<std::size_t>(l.bias_planes)], false);
-      // The output channel innermost in the source for planar outputs too: the pass picks
-      // the vector dimension from the output's subscripts, not from the loop order.
-      b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width)).for_("o", "0", str(out.channels));
-      b.stmt(y_hw + " = B[o]");
-      const std::string hp = k == 3 ? "h + p - 1" : "h", wq = k == 3 ? "w + q - 1" : "w";
-      b.for_("p", "0", str(k)).for_("q", "0", str(k)).for_("i", "0", str(in.channels));
-      b.stmt(y_hw + " += X[n]" + at(in, hp, wq, "i") + " * K[p][q][i][o]").end().end().end();
-      std::string value = y_hw;
-      if (l.residual >= 0) value += " + R[n]" + at(tensors_[static_cast<std::size_t>(l.residual)], "h", "w", "o");
-      if (l.bias_planes >= 0) value += " + G[n][o]";
-      if (l.relu) b.stmt(y_hw + " = " + value + " > 0.0f ? " + value + " : 0.0f");
-      b.end().end().end();
+    case Layer::Kind::kConv:
+      report.kind = l.kernel == 3 ? "conv3x3" : "conv1x1";
+      report.flops = 2.0 * in.height * in.width * in.channels * out.channels * l.kernel * l.kernel;
+      describe_conv(program, l, in, out, tensor(l.residual), tensor(l.bias_planes));
       break;
-    }
-    case Layer::Kind::kLinear: {
+    case Layer::Kind::kLinear:
       report.kind = "linear";
       report.flops = 2.0 * static_cast<double>(in.values_per_position()) * static_cast<double>(out.values_per_position());
-      view("X", in, false);
-      view("Y", out, true);
-      const std::string m = str(out.channels);
-      b.for_("o", "0", m).stmt("Y[n][o] = B[o]");
-      if (in.spatial) {
-        weights("K", "[" + str(in.width) + "][" + str(in.channels) + "][" + m + "]", l.weight_offset);
-        b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width)).for_("i", "0", str(in.channels));
-        b.stmt("Y[n][o] += X[n]" + at(in, "h", "w", "i") + " * K[h][w][i][o]").end().end().end();
-      } else {
-        weights("K", "[" + m + "]", l.weight_offset);
-        b.for_("i", "0", str(in.channels)).stmt("Y[n][o] += X[n][i] * K[i][o]").end();
-      }
-      weights("B", "", l.bias_offset);
-      if (l.relu) b.stmt("Y[n][o] = Y[n][o] > 0.0f ? Y[n][o] : 0.0f");
-      b.end();
+      describe_linear(program, l, in, out);
       break;
-    }
-    case Layer::Kind::kPool: {
-      // network.cpp global_pool: per channel the mean, the mean × (√(H·W) − 14)/10, the max.
+    case Layer::Kind::kPool:
       report.kind = "pool";
-      view("X", in, false);
-      view("Y", out, true);
-      const int area = in.height * in.width;
-      char scale[64];
-      std::snprintf(scale, sizeof scale, "%.9gf", static_cast<double>(static_cast<float>((std::sqrt(static_cast<double>(area)) - 14.0) / 10.0)));
-      const std::string c = str(in.channels), mean = "Y[n][o]", scaled = "Y[n][" + c + " + o]", top = "Y[n][2 * " + c + " + o]";
-      b.for_("o", "0", c).stmt(mean + " = 0.0f");
-      b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width)).stmt(mean + " += X[n]" + at(in, "h", "w", "o")).end().end();
-      b.stmt(mean + " = " + mean + " / " + str(area) + ".0f");
-      b.stmt(scaled + " = " + mean + " * " + scale);
-      b.stmt(top + " = X[n]" + at(in, "0", "0", "o"));
-      b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width));
-      b.stmt(top + " = fmaxf(" + top + ", X[n]" + at(in, "h", "w", "o") + ")").end().end();
-      b.end();
+      describe_pool(program, in, out);
       break;
-    }
     case Layer::Kind::kValue:
       report.kind = "value";
-      view("X", in, false);
-      view("Y", out, true);
-      b.for_("o", "0", str(out.channels));
-      if (config_.wdl()) {
-        // P(win) − P(loss) of the softmax over (win, draw, loss), shifted by the maximum.
-        const std::string w = "X[n][3 * o]", d = "X[n][3 * o + 1]", lo = "X[n][3 * o + 2]";
-        const std::string top = "fmaxf(fmaxf(" + w + ", " + d + "), " + lo + ")";
-        auto e = [&](const std::string& x) { return "expf(" + x + " - " + top + ")"; };
-        b.stmt("Y[n][o] = (" + e(w) + " - " + e(lo) + ") / (" + e(w) + " + " + e(d) + " + " + e(lo) + ")");
-      } else {
-        b.stmt("Y[n][o] = tanhf(X[n][o])");
-      }
-      b.end();
+      describe_value(program, in, out, config_.wdl());
       break;
   }
   b.end();
@@ -331,7 +377,7 @@ std::string PolyNetwork::layer_code(const Layer& l, bool analyse, PolyLayerRepor
   report.schedule = scop_report.schedule_origin;
   report.passes = scop_report.passes;
   report.scop = std::move(scop_report);
-  return "  /* " + l.name + " (" + report.kind + ") */\n  {\n" + decls + body + "  }\n";
+  return "  /* " + l.name + " (" + report.kind + ") */\n  {\n" + program.decls + body + "  }\n";
 }
 
 std::string PolyNetwork::source(bool analyse) {

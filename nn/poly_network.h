@@ -21,7 +21,8 @@
 //    residual add and ReLU are the final statement of the convolution's chain, applied while
 //    the block is in registers.
 //  - Depth-first micro-batches: the backend runs the whole network on micro_batch positions
-//    at a time, so every activation of a micro-batch stays in L2 whatever the batch size.
+//    at a time (16 for Connect Four, 1 for a 19×19 board with 128 channels), so a layer's
+//    input and output stay in L2 whatever the batch size.
 //  - The arena holds the activations of one micro-batch. Tensors are placed by liveness:
 //    a region is reused by a later tensor of the same shape once its last reader has run.
 #pragma once
@@ -47,7 +48,9 @@ struct PolyLayerReport {
 
 class PolyNetwork {
  public:
-  PolyNetwork(const NetConfig& config, const NetShape& shape, int micro_batch = 16);
+  // micro_batch 0: the most positions (up to 16) whose largest activation, read and written
+  // by one layer, fits in three quarters of this machine's L2.
+  PolyNetwork(const NetConfig& config, const NetShape& shape, int micro_batch = 0);
 
   // The C translation unit; runs polyc on every layer (a second or two). With `analyse`,
   // the batch is fixed to one micro-batch and polyc also reports footprints and data
@@ -95,6 +98,7 @@ class PolyNetwork {
   int linear(const std::string& name, int input, int outputs, bool relu, const std::string& batch_norm = "");
   int global_pool(const std::string& name, int input);
   void plan_arena();
+  int fitting_micro_batch() const;
   std::string layer_code(const Layer& layer, bool analyse, PolyLayerReport& report);
 
   NetConfig config_;

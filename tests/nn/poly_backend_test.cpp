@@ -142,6 +142,13 @@ TEST_F(PolyBackendTest, PlannedArenaIsSmallerThanOneRegionPerTensor) {
   for (const auto& layer : net.layers()) blocked += layer.schedule == "register-blocked reduction chain";
   EXPECT_EQ(blocked, 1 + 2 * 3 + 2 + 3);  // stem, tower, two 1×1 convs, three linear layers
   EXPECT_NEAR(net.flops_per_position(), 4.72e6, 0.05e6);
+  // A 19×19 board with 128 channels gets fewer positions per micro-batch.
+  NetConfig big;
+  big.blocks = 1;
+  big.channels = 128;
+  PolyNetwork go19(big, net_shape(games::make_game("go:size=19")->info()));
+  EXPECT_LE(net.micro_batch(), 16);
+  EXPECT_LT(go19.micro_batch(), net.micro_batch());
 }
 
 // KataGo-style: global pooling blocks (the 2nd block), pooled heads; a flat policy from
