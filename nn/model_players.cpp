@@ -84,7 +84,8 @@ std::unique_ptr<mcts::Evaluator> make_model_evaluator(const std::string& path, c
     throw util::UsageError("model checkpoint " + path + " was trained for " + model->info.game + ", not for " +
                            game.spec().to_string());
   }
-  // One intra-op thread: players run side by side in matches (see shared/notes/machine.md).
+  // One intra-op thread: players run side by side in matches, and OpenMP threads that
+  // spin-wait for a descheduled partner make a busy machine many times slower.
   torch::set_num_threads(1);
   InferenceOptions options;
   options.max_batch = 64;

@@ -482,7 +482,7 @@ void Trainer::train_synchronously(TrainResult& result) {
 }
 
 TrainResult Trainer::run() {
-  torch::set_num_threads(1);  // one intra-op thread per worker (shared/notes/machine.md)
+  torch::set_num_threads(1);  // one intra-op thread per worker: actors and learner are the parallelism
   LearnerConfig lc;
   lc.network = config_.network;
   lc.optimizer = config_.optimizer;
