@@ -15,6 +15,7 @@
 #include "nn/backend.h"
 #include "nn/inference_engine.h"
 #include "nn/network.h"
+#include "mcts/search.h"
 #include "nn/poly_network.h"
 #include "util/error.h"
 #include "util/rng.h"
@@ -258,6 +259,53 @@ TEST_F(PolyBackendTest, EngineAgreesWithTorchAndSwapsAndCancels) {
   }
   poly_engine.cancel();
   EXPECT_THROW(evaluate(poly_engine, pp2, pv2), Cancelled);
+}
+
+}  // namespace
+}  // namespace pz::nn
+
+namespace pz::nn {
+namespace {
+
+// PUCT searches over each backend pick the same moves wherever the torch search's choice is
+// clear (its top move has at least 10% of the visits more than the next one).
+TEST_F(PolyBackendTest, SearchesPlayTheSameMovesAsTorch) {
+  const auto game = games::make_game("connect4");
+  NetConfig c;
+  c.blocks = 2;
+  c.channels = 16;
+  auto net = make_network(c, game->info());
+  randomize_batch_norms(*net);
+  InferenceOptions torch_options, poly_options;
+  torch_options.backend = backend("torch");
+  poly_options.backend = backend("poly");
+  InferenceEngine torch_engine(*game, c, export_weights(*net), torch_options);
+  InferenceEngine poly_engine(*game, c, export_weights(*net), poly_options);
+  mcts::SearchConfig config;
+  config.simulations = 200;
+  util::Rng rng(9);
+  int compared = 0;
+  for (int position = 0; position < 24; ++position) {
+    auto state = game->new_initial_state();
+    for (int m = 0, n = 2 + position % 10; m < n && !state->is_terminal(); ++m) {
+      const auto legal = state->legal_actions();
+      state->apply_action(legal[static_cast<std::size_t>(rng.uniform() * static_cast<double>(legal.size())) % legal.size()]);
+    }
+    if (state->is_terminal()) continue;
+    auto search_with = [&](InferenceEngine& engine) {
+      mcts::Search search(*game, config, 42);
+      search.set_root(*state);
+      return search.run(engine);
+    };
+    const mcts::SearchReport t = search_with(torch_engine), p = search_with(poly_engine);
+    std::vector<std::int64_t> visits;
+    for (const auto& child : t.children) visits.push_back(child.visits);
+    std::sort(visits.rbegin(), visits.rend());
+    if (visits.size() < 2 || visits[0] - visits[1] < config.simulations / 10) continue;
+    ++compared;
+    EXPECT_EQ(p.most_visited()->action, t.most_visited()->action) << state->to_string();
+  }
+  EXPECT_GE(compared, 8);
 }
 
 }  // namespace
