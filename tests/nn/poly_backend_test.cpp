@@ -201,28 +201,47 @@ TEST_F(PolyBackendTest, UnknownBackendIsAUsageError) {
   EXPECT_THROW(make_backend(backend("tensorflow"), NetConfig{}, net_shape(game->info())), util::UsageError);
 }
 
+// A position after up to `moves` random moves.
+std::unique_ptr<games::State> random_position(const games::Game& game, util::Rng& rng, int moves) {
+  auto s = game.new_initial_state();
+  for (int m = 0; m < moves && !s->is_terminal(); ++m) {
+    const auto legal = s->legal_actions();
+    s->apply_action(legal[static_cast<std::size_t>(rng.uniform() * static_cast<double>(legal.size())) % legal.size()]);
+  }
+  return s;
+}
+
+// A torch and a poly engine over the same random Connect Four network of `channels`.
+struct EnginePair {
+  std::shared_ptr<const games::Game> game = games::make_game("connect4");
+  NetConfig config;
+  std::unique_ptr<InferenceEngine> torch, poly;
+
+  explicit EnginePair(int channels) {
+    config.blocks = 2;
+    config.channels = channels;
+    auto net = make_network(config, game->info());
+    randomize_batch_norms(*net);
+    InferenceOptions torch_options, poly_options;
+    torch_options.backend = backend("torch");
+    poly_options.backend = backend("poly");
+    torch = std::make_unique<InferenceEngine>(*game, config, export_weights(*net), torch_options);
+    poly = std::make_unique<InferenceEngine>(*game, config, export_weights(*net), poly_options);
+  }
+};
+
 // Through the engine: the same priors and values as torch, hot swap, cancel.
 TEST_F(PolyBackendTest, EngineAgreesWithTorchAndSwapsAndCancels) {
-  const auto game = games::make_game("connect4");
-  NetConfig c;
-  c.blocks = 2;
-  c.channels = 24;
-  auto net = make_network(c, game->info());
-  randomize_batch_norms(*net);
-  InferenceOptions torch_options, poly_options;
-  torch_options.backend = backend("torch");
-  poly_options.backend = backend("poly");
-  InferenceEngine torch_engine(*game, c, export_weights(*net), torch_options);
-  InferenceEngine poly_engine(*game, c, export_weights(*net), poly_options);
+  EnginePair engines(24);
+  const auto& game = engines.game;
+  const NetConfig& c = engines.config;
+  InferenceEngine& torch_engine = *engines.torch;
+  InferenceEngine& poly_engine = *engines.poly;
   EXPECT_EQ(poly_engine.backend_name(), "poly");
   util::Rng rng(3);
   std::vector<std::unique_ptr<games::State>> states;
   for (int i = 0; i < 40; ++i) {
-    auto s = game->new_initial_state();
-    for (int m = 0, n = static_cast<int>(rng.uniform() * 12); m < n && !s->is_terminal(); ++m) {
-      const auto legal = s->legal_actions();
-      s->apply_action(legal[static_cast<std::size_t>(rng.uniform() * static_cast<double>(legal.size())) % legal.size()]);
-    }
+    auto s = random_position(*game, rng, static_cast<int>(rng.uniform() * 12));
     if (!s->is_terminal()) states.push_back(std::move(s));
   }
   auto evaluate = [&](InferenceEngine& engine, std::vector<std::vector<float>>& priors, std::vector<std::vector<float>>& values) {
@@ -261,43 +280,24 @@ TEST_F(PolyBackendTest, EngineAgreesWithTorchAndSwapsAndCancels) {
   EXPECT_THROW(evaluate(poly_engine, pp2, pv2), Cancelled);
 }
 
-}  // namespace
-}  // namespace pz::nn
-
-namespace pz::nn {
-namespace {
-
 // PUCT searches over each backend pick the same moves wherever the torch search's choice is
 // clear (its top move has at least 10% of the visits more than the next one).
 TEST_F(PolyBackendTest, SearchesPlayTheSameMovesAsTorch) {
-  const auto game = games::make_game("connect4");
-  NetConfig c;
-  c.blocks = 2;
-  c.channels = 16;
-  auto net = make_network(c, game->info());
-  randomize_batch_norms(*net);
-  InferenceOptions torch_options, poly_options;
-  torch_options.backend = backend("torch");
-  poly_options.backend = backend("poly");
-  InferenceEngine torch_engine(*game, c, export_weights(*net), torch_options);
-  InferenceEngine poly_engine(*game, c, export_weights(*net), poly_options);
+  EnginePair engines(16);
+  const auto& game = engines.game;
   mcts::SearchConfig config;
   config.simulations = 200;
   util::Rng rng(9);
   int compared = 0;
   for (int position = 0; position < 24; ++position) {
-    auto state = game->new_initial_state();
-    for (int m = 0, n = 2 + position % 10; m < n && !state->is_terminal(); ++m) {
-      const auto legal = state->legal_actions();
-      state->apply_action(legal[static_cast<std::size_t>(rng.uniform() * static_cast<double>(legal.size())) % legal.size()]);
-    }
+    auto state = random_position(*game, rng, 2 + position % 10);
     if (state->is_terminal()) continue;
     auto search_with = [&](InferenceEngine& engine) {
       mcts::Search search(*game, config, 42);
       search.set_root(*state);
       return search.run(engine);
     };
-    const mcts::SearchReport t = search_with(torch_engine), p = search_with(poly_engine);
+    const mcts::SearchReport t = search_with(*engines.torch), p = search_with(*engines.poly);
     std::vector<std::int64_t> visits;
     for (const auto& child : t.children) visits.push_back(child.visits);
     std::sort(visits.rbegin(), visits.rend());
