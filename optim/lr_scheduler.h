@@ -1,5 +1,5 @@
 // LRScheduler: the base of every learning-rate scheduler in pz::optim, with PyTorch's
-// semantics (torch/optim/lr_scheduler.py; see ../shared/notes/lr-schedulers.md):
+// semantics (torch/optim/lr_scheduler.py; docs/lr-schedulers.md has the reference):
 //
 //   * base lrs come from each group's `initial_lr` (recorded by the first scheduler attached);
 //   * the constructor applies lr(0) ("initial step"), so right after construction the
