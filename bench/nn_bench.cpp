@@ -41,14 +41,6 @@ float pz_fma_peak(long iterations) {
 }
 )";
 
-void randomize_batch_norms(nn::PolicyValueNetImpl& net) {
-  torch::NoGradGuard no_grad;
-  for (auto& item : net.named_buffers(true)) {
-    if (item.key().find("running_mean") != std::string::npos) item.value().normal_(0.0, 0.3);
-    if (item.key().find("running_var") != std::string::npos) item.value().uniform_(0.4, 1.6);
-  }
-}
-
 // Best time of one forward pass over `seconds`.
 double best_forward_ms(nn::Backend& backend, const std::vector<float>& input, int rows, std::vector<float>& policy,
                        std::vector<float>& values, double seconds) {
@@ -94,7 +86,7 @@ NnBenchResult measure_networks(const std::string& game_spec, const nn::NetConfig
   const nn::NetShape shape = nn::net_shape(game->info());
   auto net = nn::make_network(network, game->info());
   net->eval();
-  randomize_batch_norms(*net);
+  nn::perturb_batch_norms(*net);
   const nn::NetWeights weights = nn::export_weights(*net);
   nn::BackendOptions torch_options, poly_options;
   poly_options.name = "poly";
@@ -108,9 +100,7 @@ NnBenchResult measure_networks(const std::string& game_spec, const nn::NetConfig
   r.game = game->spec().to_string();
   r.network = network.to_json().dump();
   r.threads = threads;
-  nn::PolyNetwork plan(network, shape);
-  plan.source();
-  r.flops_per_position = plan.flops_per_position();
+  r.flops_per_position = nn::PolyNetwork(network, shape).flops_per_position();
   const double peak_before = measure_fma_peak(0.3);
   util::Rng rng(5);
   for (int rows : batches) {

@@ -163,6 +163,19 @@ NetWeights export_weights(const PolicyValueNetImpl& net) {
   return out;
 }
 
+void perturb_batch_norms(PolicyValueNetImpl& net) {
+  torch::NoGradGuard no_grad;
+  for (auto& item : net.named_buffers(true)) {
+    if (item.key().ends_with(".running_mean")) item.value().normal_(0.0, 0.3);
+    if (item.key().ends_with(".running_var")) item.value().uniform_(0.4, 1.6);
+  }
+  for (auto& item : net.named_parameters(true)) {
+    if (item.key().find("bn") == std::string::npos) continue;
+    if (item.key().ends_with(".weight")) item.value().uniform_(0.5, 1.5);
+    if (item.key().ends_with(".bias")) item.value().normal_(0.0, 0.3);
+  }
+}
+
 void import_weights(const NetWeights& weights, PolicyValueNetImpl& net) {
   torch::NoGradGuard no_grad;
   auto set = [&](const std::string& name, torch::Tensor& t) {

@@ -115,4 +115,9 @@ NetWeights export_weights(const PolicyValueNetImpl& net);
 // Throws std::runtime_error naming a tensor that is missing or has another size.
 void import_weights(const NetWeights& weights, PolicyValueNetImpl& net);
 
+// Draws every batch-norm's running statistics and affine parameters away from the identity
+// (LibTorch's global generator). A fresh network's batch-norms are the identity, under which
+// benchmarks and tests of other backends would not exercise their folding.
+void perturb_batch_norms(PolicyValueNetImpl& net);
+
 }  // namespace pz::nn

@@ -211,9 +211,18 @@ std::size_t PolyNetwork::unplanned_arena_floats() const {
   return total;
 }
 
+double PolyNetwork::layer_flops(const Layer& l) const {
+  const Tensor& in = tensors_[static_cast<std::size_t>(l.input)];
+  const Tensor& out = tensors_[static_cast<std::size_t>(l.output)];
+  if (l.kind == Layer::Kind::kConv) return 2.0 * in.height * in.width * in.channels * out.channels * l.kernel * l.kernel;
+  if (l.kind == Layer::Kind::kLinear)
+    return 2.0 * static_cast<double>(in.values_per_position()) * static_cast<double>(out.values_per_position());
+  return 0;
+}
+
 double PolyNetwork::flops_per_position() const {
   double total = 0;
-  for (const PolyLayerReport& r : reports_) total += r.flops;
+  for (const Layer& l : layers_) total += layer_flops(l);
   return total;
 }
 
@@ -334,6 +343,7 @@ std::string PolyNetwork::layer_code(const Layer& l, bool analyse, PolyLayerRepor
   const Tensor& in = *tensor(l.input);
   const Tensor& out = *tensor(l.output);
   report.name = l.name;
+  report.flops = layer_flops(l);
   poly::IslContext ctx;
   poly::ScopBuilder b(ctx.ctx());
   if (analyse) b.param("N", micro_batch_);
@@ -348,12 +358,10 @@ std::string PolyNetwork::layer_code(const Layer& l, bool analyse, PolyLayerRepor
       break;
     case Layer::Kind::kConv:
       report.kind = l.kernel == 3 ? "conv3x3" : "conv1x1";
-      report.flops = 2.0 * in.height * in.width * in.channels * out.channels * l.kernel * l.kernel;
       describe_conv(program, l, in, out, tensor(l.residual), tensor(l.bias_planes));
       break;
     case Layer::Kind::kLinear:
       report.kind = "linear";
-      report.flops = 2.0 * static_cast<double>(in.values_per_position()) * static_cast<double>(out.values_per_position());
       describe_linear(program, l, in, out);
       break;
     case Layer::Kind::kPool:
@@ -396,60 +404,72 @@ std::string PolyNetwork::source(bool analyse) {
   return code;
 }
 
+namespace {
+
+// Inference-mode batch-norm y = scale·x + shift per channel: scale = γ/√(var + ε),
+// shift = β − mean·scale. No prefix: the identity.
+struct ChannelAffine {
+  std::vector<float> scale, shift;
+};
+
+ChannelAffine batch_norm_affine(const NetWeights& named, const std::string& prefix, std::size_t channels) {
+  ChannelAffine a{std::vector<float>(channels, 1.0f), std::vector<float>(channels, 0.0f)};
+  if (prefix.empty()) return a;
+  const auto& gamma = weight(named, prefix + ".weight", channels).values;
+  const auto& beta = weight(named, prefix + ".bias", channels).values;
+  const auto& mean = weight(named, prefix + ".running_mean", channels).values;
+  const auto& var = weight(named, prefix + ".running_var", channels).values;
+  for (std::size_t c = 0; c < channels; ++c) {
+    a.scale[c] = gamma[c] / std::sqrt(var[c] + kBatchNormEpsilon);
+    a.shift[c] = beta[c] - mean[c] * a.scale[c];
+  }
+  return a;
+}
+
+// torch [out][in][kh][kw] → [kh][kw][in][out], the batch-norm and the conv's bias folded in.
+void pack_conv(const NetWeights& named, const Layer& l, std::size_t ci, std::size_t co, float* out) {
+  const std::size_t kk = static_cast<std::size_t>(l.kernel * l.kernel);
+  const WeightTensor& w = weight(named, l.weight, co * ci * kk);
+  ChannelAffine bn = batch_norm_affine(named, l.batch_norm, co);
+  if (!l.bias.empty()) {
+    const auto& bias = weight(named, l.bias, co).values;
+    for (std::size_t c = 0; c < co; ++c) bn.shift[c] += bias[c] * bn.scale[c];
+  }
+  for (std::size_t oc = 0; oc < co; ++oc)
+    for (std::size_t ic = 0; ic < ci; ++ic)
+      for (std::size_t t = 0; t < kk; ++t)
+        out[l.weight_offset + (t * ci + ic) * co + oc] = w.values[(oc * ci + ic) * kk + t] * bn.scale[oc];
+  for (std::size_t c = 0; c < co; ++c) out[l.bias_offset + c] = bn.shift[c];
+}
+
+// torch [out][in], `in` flattened as [c][h][w] for spatial inputs → [h][w][c][out] / [in][out].
+// A batch-norm named here follows the sum this layer feeds: only its scale applies.
+void pack_linear(const NetWeights& named, const Layer& l, const Tensor& in, std::size_t m, float* out) {
+  const std::size_t k = in.values_per_position(), ci = static_cast<std::size_t>(in.channels);
+  const WeightTensor& w = weight(named, l.weight, m * k);
+  const auto& bias = weight(named, l.bias, m).values;
+  const std::vector<float> scale = batch_norm_affine(named, l.batch_norm, m).scale;
+  const std::size_t hw = static_cast<std::size_t>(in.height * in.width);
+  for (std::size_t j = 0; j < m; ++j) {
+    for (std::size_t i = 0; i < k; ++i) {
+      const std::size_t row = in.spatial ? i % hw * ci + i / hw : i;
+      out[l.weight_offset + row * m + j] = w.values[j * k + i] * scale[j];
+    }
+    out[l.bias_offset + j] = bias[j] * scale[j];
+  }
+}
+
+}  // namespace
+
 std::vector<float> PolyNetwork::pack(const NetWeights& named) const {
   std::vector<float> out(weight_floats_, 0.0f);
   for (const Layer& l : layers_) {
     const Tensor& in = tensors_[static_cast<std::size_t>(l.input)];
     const Tensor& o = tensors_[static_cast<std::size_t>(l.output)];
-    const std::size_t ci = static_cast<std::size_t>(in.channels), co = static_cast<std::size_t>(o.channels);
-    if (l.kind == Layer::Kind::kConv) {
-      const std::size_t kk = static_cast<std::size_t>(l.kernel * l.kernel);
-      const WeightTensor& w = weight(named, l.weight, co * ci * kk);
-      std::vector<float> scale(co, 1.0f), shift(co, 0.0f);
-      if (!l.batch_norm.empty()) {
-        const auto& gamma = weight(named, l.batch_norm + ".weight", co).values;
-        const auto& beta = weight(named, l.batch_norm + ".bias", co).values;
-        const auto& mean = weight(named, l.batch_norm + ".running_mean", co).values;
-        const auto& var = weight(named, l.batch_norm + ".running_var", co).values;
-        for (std::size_t c = 0; c < co; ++c) {
-          scale[c] = gamma[c] / std::sqrt(var[c] + kBatchNormEpsilon);
-          shift[c] = beta[c] - mean[c] * scale[c];
-        }
-      }
-      if (!l.bias.empty()) {
-        const auto& bias = weight(named, l.bias, co).values;
-        for (std::size_t c = 0; c < co; ++c) shift[c] += bias[c] * scale[c];
-      }
-      // torch [out][in][kh][kw] → [kh][kw][in][out], scaled per output channel.
-      for (std::size_t oc = 0; oc < co; ++oc)
-        for (std::size_t ic = 0; ic < ci; ++ic)
-          for (std::size_t t = 0; t < kk; ++t)
-            out[l.weight_offset + (t * ci + ic) * co + oc] = w.values[(oc * ci + ic) * kk + t] * scale[oc];
-      for (std::size_t c = 0; c < co; ++c) out[l.bias_offset + c] = shift[c];
-    } else if (l.kind == Layer::Kind::kLinear) {
-      const std::size_t k = in.values_per_position(), m = o.values_per_position();
-      const WeightTensor& w = weight(named, l.weight, m * k);
-      const auto& bias = weight(named, l.bias, m).values;
-      std::vector<float> scale(m, 1.0f);
-      if (!l.batch_norm.empty()) {
-        const auto& gamma = weight(named, l.batch_norm + ".weight", m).values;
-        const auto& var = weight(named, l.batch_norm + ".running_var", m).values;
-        for (std::size_t j = 0; j < m; ++j) scale[j] = gamma[j] / std::sqrt(var[j] + kBatchNormEpsilon);
-      }
-      const std::size_t hw = static_cast<std::size_t>(in.height * in.width);
-      // torch [out][in], `in` flattened as [c][h][w] for spatial inputs → [h][w][c][out] / [in][out].
-      for (std::size_t j = 0; j < m; ++j) {
-        for (std::size_t i = 0; i < k; ++i) {
-          std::size_t row = i;
-          if (in.spatial) {
-            const std::size_t c = i / hw, pos = i % hw;
-            row = pos * ci + c;
-          }
-          out[l.weight_offset + row * m + j] = w.values[j * k + i] * scale[j];
-        }
-        out[l.bias_offset + j] = bias[j] * scale[j];
-      }
-    }
+    if (l.kind == Layer::Kind::kConv)
+      pack_conv(named, l, static_cast<std::size_t>(in.channels), static_cast<std::size_t>(o.channels), out.data());
+    else if (l.kind == Layer::Kind::kLinear)
+      pack_linear(named, l, in, o.values_per_position(), out.data());
   }
   return out;
 }

@@ -63,7 +63,7 @@ class PolyNetwork {
   std::size_t arena_floats() const { return arena_floats_; }
   std::size_t weight_floats() const { return weight_floats_; }
   std::size_t unplanned_arena_floats() const;  // one region per tensor: what liveness saves
-  double flops_per_position() const;
+  double flops_per_position() const;  // multiply-add = 2, without generating the code
   const std::vector<PolyLayerReport>& layers() const { return reports_; }
 
   struct Tensor {
@@ -99,6 +99,7 @@ class PolyNetwork {
   int global_pool(const std::string& name, int input);
   void plan_arena();
   int fitting_micro_batch() const;
+  double layer_flops(const Layer& layer) const;
   std::string layer_code(const Layer& layer, bool analyse, PolyLayerReport& report);
 
   NetConfig config_;

@@ -40,21 +40,6 @@ class PolyBackendTest : public ::testing::Test {
   }
 };
 
-// Batch-norm statistics and affine parameters away from the identity, so that folding them
-// into the convolutions is exercised.
-void randomize_batch_norms(PolicyValueNetImpl& net) {
-  torch::NoGradGuard no_grad;
-  for (auto& item : net.named_buffers(true)) {
-    if (item.key().find("running_mean") != std::string::npos) item.value().normal_(0.0, 0.3);
-    if (item.key().find("running_var") != std::string::npos) item.value().uniform_(0.4, 1.6);
-  }
-  for (auto& item : net.named_parameters(true)) {
-    if (item.key().find("bn") == std::string::npos) continue;
-    if (item.key().ends_with(".weight")) item.value().uniform_(0.5, 1.5);
-    if (item.key().ends_with(".bias")) item.value().normal_(0.0, 0.3);
-  }
-}
-
 BackendOptions backend(const std::string& name) {
   BackendOptions o;
   o.name = name;
@@ -76,7 +61,7 @@ void expect_backends_agree(const std::string& game_spec, const NetConfig& config
   const auto game = games::make_game(game_spec);
   const NetShape shape = net_shape(game->info());
   auto net = make_network(config, game->info());
-  randomize_batch_norms(*net);
+  perturb_batch_norms(*net);
   const NetWeights weights = export_weights(*net);
   auto torch_backend = make_backend(backend("torch"), config, shape);
   auto poly_backend = make_backend(backend("poly"), config, shape);
@@ -176,7 +161,7 @@ TEST_F(PolyBackendTest, ThreadsGiveTheSameOutputsAsOne) {
   c.blocks = 1;
   c.channels = 16;
   auto net = make_network(c, game->info());
-  randomize_batch_norms(*net);
+  perturb_batch_norms(*net);
   BackendOptions team = backend("poly");
   team.threads = 2;
   auto one = make_backend(backend("poly"), c, shape), two = make_backend(team, c, shape);
@@ -221,7 +206,7 @@ struct EnginePair {
     config.blocks = 2;
     config.channels = channels;
     auto net = make_network(config, game->info());
-    randomize_batch_norms(*net);
+    perturb_batch_norms(*net);
     InferenceOptions torch_options, poly_options;
     torch_options.backend = backend("torch");
     poly_options.backend = backend("poly");
@@ -265,7 +250,7 @@ TEST_F(PolyBackendTest, EngineAgreesWithTorchAndSwapsAndCancels) {
   }
   // New weights reach both engines the same way.
   auto other = make_network(c, game->info());
-  randomize_batch_norms(*other);
+  perturb_batch_norms(*other);
   torch_engine.publish(export_weights(*other));
   poly_engine.publish(export_weights(*other));
   std::vector<std::vector<float>> tp2, tv2, pp2, pv2;
