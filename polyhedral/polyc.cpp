@@ -102,31 +102,56 @@ isl::schedule checked(const char* name, const isl::schedule& before, const isl::
   return after;
 }
 
+// The original iterators are dead after the region (as in Pluto and PPCG); using them keeps
+// -Wunused-variable quiet when they were declared only for these loops.
+std::string dead_iterator_uses(const Scop& scop, const std::string& indent) {
+  std::string uses;
+  for (const auto& it : scop.outer_iterators) uses += "(void)" + it + "; ";
+  return uses.empty() ? "" : indent + uses.substr(0, uses.size() - 1) + "\n";
+}
+
+// The code of a reduction chain under its register-blocked schedule (register_blocking.h),
+// with `report` filled in; nullopt, `scop` as it came and the reason appended to `log`, when
+// the scop is no chain or the blocked schedule would break a dependence.
+std::optional<std::string> register_blocked_code(IslContext& ctx, Scop& scop, const PolycOptions& o, const CodegenOptions& co,
+                                                 int source_line, ScopReport& report, std::vector<std::string>& log) {
+  const std::size_t statements = scop.statements.size();
+  std::optional<RegisterBlocking> blocking = register_block(scop, o.register_block, log);
+  if (!blocking) return std::nullopt;
+  Dependences deps = compute_dependences(scop);
+  ScopReport r = describe_scop(scop, deps, source_line);
+  r.passes = log;
+  isl::schedule s = checked("register blocking", scop.schedule, deps.validity(), r.passes, [&] { return blocking->schedule; });
+  if (isl_schedule_plain_is_equal(s.get(), scop.schedule.get()) == isl_bool_true) {
+    log = r.passes;
+    scop.statements.erase(scop.statements.begin() + static_cast<long>(statements), scop.statements.end());
+    return std::nullopt;
+  }
+  r.schedule_origin = "register-blocked reduction chain";
+  r.schedule = isl_str(s);
+  if (o.data_movement)
+    r.data_movement = analyze_data_movement(ctx, scop, deps, {TiledBand{blocking->block_band, blocking->block_sizes}},
+                                            o.tile.cache, o.data_movement_budget, "tiles: the register blocks");
+  report = std::move(r);
+  CodegenOptions blocked = co;
+  blocked.register_block = &blocking->block;
+  return co.indent + "/* polyc: " + blocking->block.describe() + " */\n" + generate_c(scop, s, blocked);
+}
+
 }  // namespace
 
 std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, ScopReport& report,
                           const std::string& indent, int source_line) {
+  CodegenOptions co;
+  co.indent = indent;
   std::vector<std::string> blocking_log;
-  std::optional<RegisterBlocking> blocking = register_block(scop, o.register_block, blocking_log);
+  if (auto code = register_blocked_code(ctx, scop, o, co, source_line, report, blocking_log))
+    return *code + dead_iterator_uses(scop, indent);
   Dependences deps = compute_dependences(scop);
   const isl::union_map validity = deps.validity();
   report = describe_scop(scop, deps, source_line);
   auto& log = report.passes;
-  log.insert(log.end(), blocking_log.begin(), blocking_log.end());
-  CodegenOptions co;
-  co.indent = indent;
-  if (blocking) {
-    isl::schedule s = checked("register blocking", scop.schedule, validity, log, [&] { return blocking->schedule; });
-    if (!isl_schedule_plain_is_equal(s.get(), scop.schedule.get())) {
-      report.schedule_origin = "register-blocked reduction chain";
-      report.schedule = isl_str(s);
-      if (o.data_movement)
-        report.data_movement = analyze_data_movement(ctx, scop, deps, {TiledBand{blocking->block_band, blocking->block_sizes}},
-                                                     o.tile.cache, o.data_movement_budget, "tiles: the register blocks");
-      co.register_block = &blocking->block;
-      return indent + "/* polyc: " + blocking->block.describe() + " */\n" + generate_c(scop, s, co);
-    }
-  }
+  log = blocking_log;
   std::string code;
   {
     ScheduleOptions so = o.schedule;
@@ -169,12 +194,7 @@ std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, Sc
     if (o.data_movement)
       report.data_movement = analyze_data_movement(ctx, scop, deps, tiled, o.tile.cache, o.data_movement_budget, movement_note);
     code = indent + "/* polyc: scop of line " + std::to_string(source_line) + ", " + sr.origin + " */\n";
-    code += generate_c(scop, s, co);
-    // The original iterators are dead after the region (as in Pluto and PPCG); using them
-    // keeps -Wunused-variable quiet when they were declared only for these loops.
-    std::string uses;
-    for (const auto& it : scop.outer_iterators) uses += "(void)" + it + "; ";
-    if (!uses.empty()) code += indent + uses.substr(0, uses.size() - 1) + "\n";
+    code += generate_c(scop, s, co) + dead_iterator_uses(scop, indent);
   }
   return code;
 }
