@@ -107,6 +107,9 @@ void report_network(const NetSource& net, bool json) {
   plan.source(/*analyse=*/true);
   const double kib = 4.0 / 1024;
   if (json) {
+    nlohmann::json arrays = nlohmann::json::array();
+    for (const auto& a : plan.arrays())
+      arrays.push_back({{"array", a.array}, {"role", a.role}, {"layout", a.layout}, {"reason", a.reason}});
     nlohmann::json layers = nlohmann::json::array();
     for (const auto& l : plan.layers())
       layers.push_back({{"name", l.name}, {"kind", l.kind}, {"flops", l.flops}, {"schedule", l.schedule}, {"passes", l.passes},
@@ -118,6 +121,7 @@ void report_network(const NetSource& net, bool json) {
                                 {"arena_bytes", plan.arena_floats() * 4},
                                 {"arena_bytes_one_region_per_tensor", plan.unplanned_arena_floats() * 4},
                                 {"weight_bytes", plan.weight_floats() * 4},
+                                {"arrays", arrays},
                                 {"layers", layers}}
                      .dump(2)
               << std::endl;
@@ -148,6 +152,9 @@ void report_network(const NetSource& net, bool json) {
     }
     std::printf("  %-22s per micro-batch: %s\n", "", line.c_str());
   }
+  std::printf("data layouts (polyc's layout pass, polyhedral/layout.h):\n");
+  for (const auto& a : plan.arrays())
+    std::printf("  %-4s %-40s %s\n  %-4s %-40s   %s\n", a.array.c_str(), a.role.c_str(), a.layout.c_str(), "", "", a.reason.c_str());
 }
 
 void warm_network(const NetSource& net) {

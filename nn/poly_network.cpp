@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <stdexcept>
 
 #include "polyhedral/builder.h"
@@ -18,45 +19,27 @@ constexpr float kBatchNormEpsilon = 1e-5f;  // torch::nn::BatchNorm2d's default
 
 std::string str(long long v) { return std::to_string(v); }
 
-// The per-position subscripts of element (h, w, c) of `t` ("[h + 1][w + 1][c]").
+// The logical subscripts of element (c, h, w) of `t` after its batch index: "[c][h][w]".
 std::string at(const PolyNetwork::Tensor& t, const std::string& h, const std::string& w, const std::string& c) {
-  if (!t.spatial) return "[" + c + "]";
-  if (t.external == "input" || t.external == "policy") return "[" + c + "][" + h + "][" + w + "]";
-  if (t.bordered) return "[" + h + " + 1][" + w + " + 1][" + c + "]";
-  return "[" + h + "][" + w + "][" + c + "]";
+  return t.spatial ? "[" + c + "][" + h + "][" + w + "]" : "[" + c + "]";
 }
 
 }  // namespace
-
-std::size_t PolyNetwork::Tensor::floats_per_position() const {
-  if (!spatial) return static_cast<std::size_t>(channels);
-  const int border = bordered ? 2 : 0;
-  return static_cast<std::size_t>(channels) * static_cast<std::size_t>(height + border) * static_cast<std::size_t>(width + border);
-}
 
 std::size_t PolyNetwork::Tensor::values_per_position() const {
   return static_cast<std::size_t>(channels) * static_cast<std::size_t>(height) * static_cast<std::size_t>(width);
 }
 
-std::string PolyNetwork::Tensor::c_dims() const {
-  if (!spatial) return "[" + str(channels) + "]";
-  if (external == "input" || external == "policy") return "[" + str(channels) + "][" + str(height) + "][" + str(width) + "]";
-  const int border = bordered ? 2 : 0;
-  return "[" + str(height + border) + "][" + str(width + border) + "][" + str(channels) + "]";
-}
-
 int PolyNetwork::add_tensor(Tensor t) {
-  t.first_use = t.last_use = static_cast<int>(layers_.size());
+  t.array = "t" + str(static_cast<long long>(tensors_.size()));
   tensors_.push_back(t);
   return static_cast<int>(tensors_.size()) - 1;
 }
 
 void PolyNetwork::add_layer(Layer layer) {
   const int index = static_cast<int>(layers_.size());
-  for (int t : {layer.input, layer.residual, layer.bias_planes})
-    if (t >= 0) tensors_[static_cast<std::size_t>(t)].last_use = index;
-  tensors_[static_cast<std::size_t>(layer.output)].first_use = index;
-  tensors_[static_cast<std::size_t>(layer.output)].last_use = std::max(tensors_[static_cast<std::size_t>(layer.output)].last_use, index);
+  layer.weight_array = "w" + str(index);
+  layer.bias_array = "b" + str(index);
   layers_.push_back(std::move(layer));
 }
 
@@ -68,7 +51,6 @@ int PolyNetwork::conv(const std::string& name, int input, int out_channels, int 
   out.height = in.height;
   out.width = in.width;
   out.spatial = true;
-  out.bordered = kernel == 3 || residual >= 0;  // 3×3 outputs feed 3×3 convolutions and skips
   const int t = add_tensor(out);
   Layer l{Layer::Kind::kConv, name};
   l.input = input;
@@ -105,9 +87,9 @@ PolyNetwork::PolyNetwork(const NetConfig& config, const NetShape& shape, int mic
   const games::Shape& s = shape.input;
   const int c = config.channels;
   const bool pooled = config.pooled();
-  Tensor input{s.channels, s.height, s.width, false, true, "input"};
+  Tensor input{s.channels, s.height, s.width, true, "input"};
   const int observation = add_tensor(input);
-  Tensor packed{s.channels, s.height, s.width, true, true};
+  Tensor packed{s.channels, s.height, s.width, true};
   const int planes = add_tensor(packed);
   add_layer(Layer{Layer::Kind::kPack, "input", observation, planes});
   int h = conv("stem", planes, c, 3, "stem_bn", true, -1, "stem_conv");
@@ -129,7 +111,7 @@ PolyNetwork::PolyNetwork(const NetConfig& config, const NetShape& shape, int mic
     // pooled: relu(policy_bn(policy_conv(h) + policy_global_fc(g))): the BN's scale goes into both terms
     const int bias = pooled ? linear("policy_global_fc", policy_pool, pc, false, "policy_bn") : -1;
     const int p = conv("policy_conv", h, pc, 1, "policy_bn", true, -1, "", bias);
-    Tensor logits{shape.policy.channels, s.height, s.width, false, true, "policy"};
+    Tensor logits{shape.policy.channels, s.height, s.width, true, "policy"};
     const int out = add_tensor(logits);
     Layer l{Layer::Kind::kConv, "policy_out", p, out};
     l.weight = "policy_out.weight";
@@ -137,7 +119,7 @@ PolyNetwork::PolyNetwork(const NetConfig& config, const NetShape& shape, int mic
     add_layer(l);
   } else {
     const int p = pooled ? policy_pool : conv("policy_conv", h, pc, 1, "policy_bn", true);
-    Tensor logits{shape.policy.size(), 1, 1, false, false, "policy"};
+    Tensor logits{shape.policy.size(), 1, 1, false, "policy"};
     const int out = add_tensor(logits);
     Layer l{Layer::Kind::kLinear, "policy_fc", p, out};
     l.weight = "policy_fc.weight";
@@ -151,64 +133,49 @@ PolyNetwork::PolyNetwork(const NetConfig& config, const NetShape& shape, int mic
   Tensor values{shape.value_outputs};
   values.external = "value";
   add_layer(Layer{Layer::Kind::kValue, "value", logits, add_tensor(values)});
-  // Weight offsets, each tensor 16-float (64-byte) aligned.
-  auto take = [&](std::size_t n) {
-    const std::size_t at = weight_floats_;
-    weight_floats_ += (n + 15) / 16 * 16;
-    return at;
-  };
+  plan();
+}
+
+void PolyNetwork::plan() {
+  poly::IslContext ctx;
+  std::vector<LayerScop> programs;
+  programs.reserve(layers_.size());
+  for (const Layer& l : layers_) programs.push_back(describe_layer(l, ctx.ctx(), std::nullopt));
+  std::vector<const poly::Scop*> scops;
+  for (const LayerScop& p : programs) scops.push_back(&p.scop);
+  layouts_ = poly::choose_layouts(scops, logical_shapes());
+  // Weight offsets, each array 16-float (64-byte) aligned.
   for (Layer& l : layers_) {
-    const Tensor& in = tensors_[static_cast<std::size_t>(l.input)];
-    const Tensor& out = tensors_[static_cast<std::size_t>(l.output)];
-    if (l.kind == Layer::Kind::kConv) {
-      l.weight_offset = take(static_cast<std::size_t>(l.kernel * l.kernel) * in.channels * out.channels);
-      l.bias_offset = take(static_cast<std::size_t>(out.channels));
-    } else if (l.kind == Layer::Kind::kLinear) {
-      l.weight_offset = take(in.values_per_position() * out.values_per_position());
-      l.bias_offset = take(out.values_per_position());
+    if (l.kind != Layer::Kind::kConv && l.kind != Layer::Kind::kLinear) continue;
+    for (auto [array, offset] : {std::pair{&l.weight_array, &l.weight_offset}, std::pair{&l.bias_array, &l.bias_offset}}) {
+      *offset = weight_floats_;
+      weight_floats_ += (layout(*array).elements() + 15) / 16 * 16;
     }
   }
   if (micro_batch_ <= 0) micro_batch_ = fitting_micro_batch();
-  plan_arena();
+  std::set<std::string> temporaries;
+  for (const Tensor& t : tensors_)
+    if (t.external.empty()) temporaries.insert(t.array);
+  storage_ = poly::plan_storage(scops, layouts_, temporaries, {.parameter_rows = micro_batch_, .alignment = 16});
+  for (Tensor& t : tensors_)
+    if (t.external.empty()) t.offset = storage_.at(t.array).offset;
+  arena_floats_ = storage_.elements;
 }
+
+const poly::ArrayLayout& PolyNetwork::layout(const std::string& array) const {
+  auto it = layouts_.find(array);
+  if (it == layouts_.end()) throw std::logic_error("poly network: no layout for " + array);
+  return it->second;
+}
+
+std::size_t PolyNetwork::floats_per_position(const Tensor& t) const { return layout(t.array).row_elements(); }
 
 int PolyNetwork::fitting_micro_batch() const {
   std::size_t largest = 1;
   for (const Tensor& t : tensors_)
-    if (t.external.empty()) largest = std::max(largest, t.floats_per_position() * sizeof(float));
+    if (t.external.empty()) largest = std::max(largest, floats_per_position(t) * sizeof(float));
   const std::size_t budget = static_cast<std::size_t>(poly::CacheInfo::detect().l2) * 3 / 4;
   return static_cast<int>(std::clamp<std::size_t>(budget / (2 * largest), 1, 16));
-}
-
-void PolyNetwork::plan_arena() {
-  struct Region {
-    std::size_t offset, floats;
-    std::string layout;
-    int free_after;
-  };
-  std::vector<Region> regions;
-  for (Tensor& t : tensors_) {
-    if (!t.external.empty()) continue;
-    const std::size_t floats = (t.floats_per_position() * static_cast<std::size_t>(micro_batch_) + 15) / 16 * 16;
-    const std::string layout = t.c_dims() + (t.bordered ? "b" : "");
-    Region* reuse = nullptr;
-    for (Region& r : regions)
-      if (r.layout == layout && r.free_after < t.first_use) reuse = &r;
-    if (!reuse) {
-      regions.push_back(Region{arena_floats_, floats, layout, -1});
-      arena_floats_ += floats;
-      reuse = &regions.back();
-    }
-    t.offset = reuse->offset;
-    reuse->free_after = t.last_use;
-  }
-}
-
-std::size_t PolyNetwork::unplanned_arena_floats() const {
-  std::size_t total = 0;
-  for (const Tensor& t : tensors_)
-    if (t.external.empty()) total += (t.floats_per_position() * static_cast<std::size_t>(micro_batch_) + 15) / 16 * 16;
-  return total;
 }
 
 double PolyNetwork::layer_flops(const Layer& l) const {
@@ -230,158 +197,200 @@ namespace {
 
 using Tensor = PolyNetwork::Tensor;
 using Layer = PolyNetwork::Layer;
+using Layouts = std::map<std::string, poly::ArrayLayout>;
 
-// One layer being described: its loop nest in the builder and the C declarations of the
-// arrays it names (views of the arena, the weights and the pointer arguments).
+// One layer being described: its loop nest in the builder and, once layouts are chosen, the
+// C declarations of the arrays it names (views of the arena, the weights and the pointer
+// arguments, in their storage layouts).
 struct LayerProgram {
   poly::ScopBuilder& b;
+  const Layouts* layouts;  // null while the layouts are being chosen
   std::string decls;
+  std::set<std::string> declared;
 
-  void view(const std::string& name, const Tensor& t, bool write) {
-    const std::string base = t.external.empty() ? "arena + " + str(static_cast<long long>(t.offset)) : t.external;
-    const std::string type = write ? "float" : "const float";
-    decls += "    " + type + " (*restrict " + name + ")" + t.c_dims() + " = (" + type + " (*)" + t.c_dims() + ")(" + base + ");\n";
+  void declare(const std::string& name, const std::string& base, bool write) {
+    b.array(name, "float");
+    if (!layouts || !declared.insert(name).second) return;
+    const std::string rows = layouts->at(name).c_row_dims(), type = write ? "float" : "const float";
+    if (rows.empty()) decls += "    " + type + "* restrict " + name + " = " + base + ";\n";
+    else decls += "    " + type + " (*restrict " + name + ")" + rows + " = (" + type + " (*)" + rows + ")(" + base + ");\n";
   }
-  void weights(const std::string& name, const std::string& dims, std::size_t offset) {
-    const std::string at = "weights + " + str(static_cast<long long>(offset));
-    if (dims.empty()) decls += "    const float* restrict " + name + " = " + at + ";\n";
-    else decls += "    const float (*restrict " + name + ")" + dims + " = (const float (*)" + dims + ")(" + at + ");\n";
+  const std::string& view(const Tensor& t, bool write) {
+    declare(t.array, t.external.empty() ? "arena + " + str(static_cast<long long>(t.offset)) : t.external, write);
+    return t.array;
+  }
+  std::string weights(const std::string& name, std::size_t offset) {
+    declare(name, "weights + " + str(static_cast<long long>(offset)), false);
+    return name;
   }
 };
 
 void describe_pack(LayerProgram& p, const Tensor& in, const Tensor& out) {
-  p.view("X", in, false);
-  p.view("Y", out, true);
+  const std::string x = p.view(in, false), y = p.view(out, true);
   p.b.for_("c", "0", str(in.channels)).for_("h", "0", str(in.height)).for_("w", "0", str(in.width));
-  p.b.stmt("Y[n]" + at(out, "h", "w", "c") + " = X[n]" + at(in, "h", "w", "c")).end().end().end();
+  p.b.stmt(y + "[n]" + at(out, "h", "w", "c") + " = " + x + "[n]" + at(in, "h", "w", "c")).end().end().end();
 }
 
-// init with the bias; += input × weight over the taps and input channels; the final
-// statement adds the skip and the pooled bias and applies ReLU.
+// init with the bias; += input × weight over the taps and input channels (a 3×3 tap reads
+// the zero border at −1 and H); the final statement adds the skip and the pooled bias and
+// applies ReLU.
 void describe_conv(LayerProgram& p, const Layer& l, const Tensor& in, const Tensor& out, const Tensor* residual,
                    const Tensor* bias_planes) {
-  const int k = l.kernel;
-  p.view("X", in, false);
-  p.view("Y", out, true);
-  p.weights("K", "[" + str(k) + "][" + str(in.channels) + "][" + str(out.channels) + "]", l.weight_offset);
-  p.weights("B", "", l.bias_offset);
-  if (residual) p.view("R", *residual, false);
-  if (bias_planes) p.view("G", *bias_planes, false);
-  // The output channel innermost in the source for planar outputs too: the pass picks the
-  // vector dimension from the output's subscripts, not from the loop order.
-  const std::string y = "Y[n]" + at(out, "h", "w", "o");
+  const std::string x = p.view(in, false), y = p.view(out, true);
+  const std::string k = p.weights(l.weight_array, l.weight_offset), bias = p.weights(l.bias_array, l.bias_offset);
+  const std::string element = y + "[n]" + at(out, "h", "w", "o");
   p.b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width)).for_("o", "0", str(out.channels));
-  p.b.stmt(y + " = B[o]");
-  const std::string hp = k == 3 ? "h + p - 1" : "h", wq = k == 3 ? "w + q - 1" : "w";
-  p.b.for_("p", "0", str(k)).for_("q", "0", str(k)).for_("i", "0", str(in.channels));
-  p.b.stmt(y + " += X[n]" + at(in, hp, wq, "i") + " * K[p][q][i][o]").end().end().end();
-  std::string value = y;
-  if (residual) value += " + R[n]" + at(*residual, "h", "w", "o");
-  if (bias_planes) value += " + G[n][o]";
-  if (l.relu) p.b.stmt(y + " = " + value + " > 0.0f ? " + value + " : 0.0f");
+  p.b.stmt(element + " = " + bias + "[o]");
+  const std::string hp = l.kernel == 3 ? "h + p - 1" : "h", wq = l.kernel == 3 ? "w + q - 1" : "w";
+  p.b.for_("p", "0", str(l.kernel)).for_("q", "0", str(l.kernel)).for_("i", "0", str(in.channels));
+  p.b.stmt(element + " += " + x + "[n]" + at(in, hp, wq, "i") + " * " + k + "[o][i][p][q]").end().end().end();
+  std::string value = element;
+  if (residual) value += " + " + p.view(*residual, false) + "[n]" + at(*residual, "h", "w", "o");
+  if (bias_planes) value += " + " + p.view(*bias_planes, false) + "[n][o]";
+  if (l.relu) p.b.stmt(element + " = " + value + " > 0.0f ? " + value + " : 0.0f");
   p.b.end().end().end();
 }
 
 void describe_linear(LayerProgram& p, const Layer& l, const Tensor& in, const Tensor& out) {
-  p.view("X", in, false);
-  p.view("Y", out, true);
-  const std::string m = str(out.channels);
-  p.b.for_("o", "0", m).stmt("Y[n][o] = B[o]");
+  const std::string x = p.view(in, false), y = p.view(out, true);
+  const std::string k = p.weights(l.weight_array, l.weight_offset), bias = p.weights(l.bias_array, l.bias_offset);
+  p.b.for_("o", "0", str(out.channels)).stmt(y + "[n][o] = " + bias + "[o]");
   if (in.spatial) {
-    p.weights("K", "[" + str(in.width) + "][" + str(in.channels) + "][" + m + "]", l.weight_offset);
     p.b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width)).for_("i", "0", str(in.channels));
-    p.b.stmt("Y[n][o] += X[n]" + at(in, "h", "w", "i") + " * K[h][w][i][o]").end().end().end();
+    p.b.stmt(y + "[n][o] += " + x + "[n]" + at(in, "h", "w", "i") + " * " + k + "[o][i][h][w]").end().end().end();
   } else {
-    p.weights("K", "[" + m + "]", l.weight_offset);
-    p.b.for_("i", "0", str(in.channels)).stmt("Y[n][o] += X[n][i] * K[i][o]").end();
+    p.b.for_("i", "0", str(in.channels)).stmt(y + "[n][o] += " + x + "[n][i] * " + k + "[o][i]").end();
   }
-  p.weights("B", "", l.bias_offset);
-  if (l.relu) p.b.stmt("Y[n][o] = Y[n][o] > 0.0f ? Y[n][o] : 0.0f");
+  if (l.relu) p.b.stmt(y + "[n][o] = " + y + "[n][o] > 0.0f ? " + y + "[n][o] : 0.0f");
   p.b.end();
 }
 
 // network.cpp global_pool: per channel the mean, the mean × (√(H·W) − 14)/10, the max.
 void describe_pool(LayerProgram& p, const Tensor& in, const Tensor& out) {
-  p.view("X", in, false);
-  p.view("Y", out, true);
+  const std::string x = p.view(in, false), y = p.view(out, true);
   const int area = in.height * in.width;
   char scale[64];
   std::snprintf(scale, sizeof scale, "%.9gf",
                 static_cast<double>(static_cast<float>((std::sqrt(static_cast<double>(area)) - 14.0) / 10.0)));
-  const std::string c = str(in.channels), mean = "Y[n][o]", scaled = "Y[n][" + c + " + o]", top = "Y[n][2 * " + c + " + o]";
+  const std::string c = str(in.channels), mean = y + "[n][o]", scaled = y + "[n][" + c + " + o]", top = y + "[n][2 * " + c + " + o]";
   p.b.for_("o", "0", c).stmt(mean + " = 0.0f");
-  p.b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width)).stmt(mean + " += X[n]" + at(in, "h", "w", "o")).end().end();
+  p.b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width)).stmt(mean + " += " + x + "[n]" + at(in, "h", "w", "o")).end().end();
   p.b.stmt(mean + " = " + mean + " / " + str(area) + ".0f");
   p.b.stmt(scaled + " = " + mean + " * " + scale);
-  p.b.stmt(top + " = X[n]" + at(in, "0", "0", "o"));
+  p.b.stmt(top + " = " + x + "[n]" + at(in, "0", "0", "o"));
   p.b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width));
-  p.b.stmt(top + " = fmaxf(" + top + ", X[n]" + at(in, "h", "w", "o") + ")").end().end();
+  p.b.stmt(top + " = fmaxf(" + top + ", " + x + "[n]" + at(in, "h", "w", "o") + ")").end().end();
   p.b.end();
 }
 
 // tanh of the logit, or P(win) − P(loss) of the softmax over (win, draw, loss), shifted by
 // the maximum.
 void describe_value(LayerProgram& p, const Tensor& in, const Tensor& out, bool wdl) {
-  p.view("X", in, false);
-  p.view("Y", out, true);
+  const std::string x = p.view(in, false), y = p.view(out, true);
   p.b.for_("o", "0", str(out.channels));
   if (wdl) {
-    const std::string w = "X[n][3 * o]", d = "X[n][3 * o + 1]", l = "X[n][3 * o + 2]";
+    const std::string w = x + "[n][3 * o]", d = x + "[n][3 * o + 1]", l = x + "[n][3 * o + 2]";
     const std::string top = "fmaxf(fmaxf(" + w + ", " + d + "), " + l + ")";
-    auto e = [&](const std::string& x) { return "expf(" + x + " - " + top + ")"; };
-    p.b.stmt("Y[n][o] = (" + e(w) + " - " + e(l) + ") / (" + e(w) + " + " + e(d) + " + " + e(l) + ")");
+    auto e = [&](const std::string& v) { return "expf(" + v + " - " + top + ")"; };
+    p.b.stmt(y + "[n][o] = (" + e(w) + " - " + e(l) + ") / (" + e(w) + " + " + e(d) + " + " + e(l) + ")");
   } else {
-    p.b.stmt("Y[n][o] = tanhf(X[n][o])");
+    p.b.stmt(y + "[n][o] = tanhf(" + x + "[n][o])");
   }
   p.b.end();
 }
 
+const char* kind_name(const Layer& l) {
+  switch (l.kind) {
+    case Layer::Kind::kPack: return "pack";
+    case Layer::Kind::kConv: return l.kernel == 3 ? "conv3x3" : "conv1x1";
+    case Layer::Kind::kLinear: return "linear";
+    case Layer::Kind::kPool: return "pool";
+    case Layer::Kind::kValue: return "value";
+  }
+  return "?";
+}
+
 }  // namespace
 
-std::string PolyNetwork::layer_code(const Layer& l, bool analyse, PolyLayerReport& report) {
+PolyNetwork::LayerScop PolyNetwork::describe_layer(const Layer& l, isl::ctx ctx, std::optional<long long> batch) const {
   auto tensor = [&](int t) { return t >= 0 ? &tensors_[static_cast<std::size_t>(t)] : nullptr; };
   const Tensor& in = *tensor(l.input);
   const Tensor& out = *tensor(l.output);
-  report.name = l.name;
-  report.flops = layer_flops(l);
-  poly::IslContext ctx;
-  poly::ScopBuilder b(ctx.ctx());
-  if (analyse) b.param("N", micro_batch_);
-  else b.param("N");
-  b.array("Y", "float").array("X", "float").array("K", "float").array("B", "float").array("R", "float").array("G", "float");
-  LayerProgram program{b, ""};
+  poly::ScopBuilder b(ctx);
+  b.param("N", batch);
+  LayerProgram program{b, layouts_.empty() ? nullptr : &layouts_, ""};
   b.for_("n", "0", "N");
   switch (l.kind) {
-    case Layer::Kind::kPack:
-      report.kind = "pack";
-      describe_pack(program, in, out);
-      break;
-    case Layer::Kind::kConv:
-      report.kind = l.kernel == 3 ? "conv3x3" : "conv1x1";
-      describe_conv(program, l, in, out, tensor(l.residual), tensor(l.bias_planes));
-      break;
-    case Layer::Kind::kLinear:
-      report.kind = "linear";
-      describe_linear(program, l, in, out);
-      break;
-    case Layer::Kind::kPool:
-      report.kind = "pool";
-      describe_pool(program, in, out);
-      break;
-    case Layer::Kind::kValue:
-      report.kind = "value";
-      describe_value(program, in, out, config_.wdl());
-      break;
+    case Layer::Kind::kPack: describe_pack(program, in, out); break;
+    case Layer::Kind::kConv: describe_conv(program, l, in, out, tensor(l.residual), tensor(l.bias_planes)); break;
+    case Layer::Kind::kLinear: describe_linear(program, l, in, out); break;
+    case Layer::Kind::kPool: describe_pool(program, in, out); break;
+    case Layer::Kind::kValue: describe_value(program, in, out, config_.wdl()); break;
   }
   b.end();
-  poly::Scop scop = b.build();
+  return LayerScop{b.build(), program.decls};
+}
+
+std::map<std::string, poly::ArrayShape> PolyNetwork::logical_shapes() const {
+  std::map<std::string, poly::ArrayShape> shapes;
+  for (const Tensor& t : tensors_) {
+    poly::ArrayShape& s = shapes[t.array];
+    s.fixed = !t.external.empty();
+    if (t.spatial) s.extent = {-1, t.channels, t.height, t.width}, s.dims = {"n", "c", "h", "w"};
+    else s.extent = {-1, t.channels}, s.dims = {"n", "c"};
+  }
+  for (const Layer& l : layers_) {
+    const Tensor& in = tensors_[static_cast<std::size_t>(l.input)];
+    const long long outputs = tensors_[static_cast<std::size_t>(l.output)].channels;
+    if (l.kind == Layer::Kind::kConv)
+      shapes[l.weight_array] = {{outputs, in.channels, l.kernel, l.kernel}, {"out", "in", "kh", "kw"}};
+    else if (l.kind == Layer::Kind::kLinear && in.spatial)
+      shapes[l.weight_array] = {{outputs, in.channels, in.height, in.width}, {"out", "c", "h", "w"}};
+    else if (l.kind == Layer::Kind::kLinear)
+      shapes[l.weight_array] = {{outputs, in.channels}, {"out", "in"}};
+    else
+      continue;
+    shapes[l.bias_array] = {{outputs}, {"out"}};
+  }
+  return shapes;
+}
+
+std::vector<PolyArrayReport> PolyNetwork::arrays() const {
+  std::vector<PolyArrayReport> out;
+  for (std::size_t t = 0; t < tensors_.size(); ++t) {
+    const Tensor& tensor = tensors_[t];
+    const std::string caller = "caller's " + tensor.external;
+    std::string writer, readers;
+    for (const Layer& l : layers_) {
+      if (static_cast<std::size_t>(l.output) == t) writer = l.name;
+      for (int r : {l.input, l.residual, l.bias_planes})
+        if (r >= 0 && static_cast<std::size_t>(r) == t) readers += (readers.empty() ? "" : ", ") + l.name;
+    }
+    const poly::ArrayLayout& a = layout(tensor.array);
+    out.push_back({tensor.array, (writer.empty() ? caller : writer) + " -> " + (readers.empty() ? caller : readers),
+                   a.describe(), a.reason});
+  }
+  for (const Layer& l : layers_)
+    for (const auto& [array, what] : {std::pair{l.weight_array, " weights"}, std::pair{l.bias_array, " bias"}})
+      if (auto it = layouts_.find(array); it != layouts_.end())
+        out.push_back({array, l.name + what, it->second.describe(), it->second.reason});
+  return out;
+}
+
+std::string PolyNetwork::layer_code(const Layer& l, bool analyse, PolyLayerReport& report) {
+  report.name = l.name;
+  report.kind = kind_name(l);
+  report.flops = layer_flops(l);
+  poly::IslContext ctx;
+  LayerScop program = describe_layer(l, ctx.ctx(), analyse ? std::optional<long long>(micro_batch_) : std::nullopt);
+  poly::apply_layouts(program.scop, layouts_);
   poly::PolycOptions options;
   options.register_block.enabled = true;
   options.vectorize = true;
   options.data_movement = analyse;
   if (analyse) options.tile.cache = poly::CacheInfo::detect();
   poly::ScopReport scop_report;
-  const std::string body = poly::optimize_scop(ctx, scop, options, scop_report, "    ");
+  const std::string body = poly::optimize_scop(ctx, program.scop, options, scop_report, "    ");
   report.schedule = scop_report.schedule_origin;
   report.passes = scop_report.passes;
   report.scop = std::move(scop_report);
@@ -426,36 +435,43 @@ ChannelAffine batch_norm_affine(const NetWeights& named, const std::string& pref
   return a;
 }
 
-// torch [out][in][kh][kw] → [kh][kw][in][out], the batch-norm and the conv's bias folded in.
-void pack_conv(const NetWeights& named, const Layer& l, std::size_t ci, std::size_t co, float* out) {
-  const std::size_t kk = static_cast<std::size_t>(l.kernel * l.kernel);
-  const WeightTensor& w = weight(named, l.weight, co * ci * kk);
+// torch's [out][in][kh][kw], the batch-norm and the conv's bias folded in, written in the
+// layouts polyc chose.
+void pack_conv(const NetWeights& named, const Layer& l, std::size_t ci, std::size_t co, const poly::ArrayLayout& weights,
+               const poly::ArrayLayout& biases, float* out) {
+  const long long k = l.kernel;
+  const WeightTensor& w = weight(named, l.weight, co * ci * static_cast<std::size_t>(k * k));
   ChannelAffine bn = batch_norm_affine(named, l.batch_norm, co);
   if (!l.bias.empty()) {
     const auto& bias = weight(named, l.bias, co).values;
     for (std::size_t c = 0; c < co; ++c) bn.shift[c] += bias[c] * bn.scale[c];
   }
-  for (std::size_t oc = 0; oc < co; ++oc)
-    for (std::size_t ic = 0; ic < ci; ++ic)
-      for (std::size_t t = 0; t < kk; ++t)
-        out[l.weight_offset + (t * ci + ic) * co + oc] = w.values[(oc * ci + ic) * kk + t] * bn.scale[oc];
-  for (std::size_t c = 0; c < co; ++c) out[l.bias_offset + c] = bn.shift[c];
+  std::size_t at = 0;
+  for (long long o = 0; o < static_cast<long long>(co); ++o)
+    for (long long i = 0; i < static_cast<long long>(ci); ++i)
+      for (long long p = 0; p < k; ++p)
+        for (long long q = 0; q < k; ++q) out[l.weight_offset + weights.offset({o, i, p, q})] = w.values[at++] * bn.scale[static_cast<std::size_t>(o)];
+  for (long long c = 0; c < static_cast<long long>(co); ++c) out[l.bias_offset + biases.offset({c})] = bn.shift[static_cast<std::size_t>(c)];
 }
 
-// torch [out][in], `in` flattened as [c][h][w] for spatial inputs → [h][w][c][out] / [in][out].
-// A batch-norm named here follows the sum this layer feeds: only its scale applies.
-void pack_linear(const NetWeights& named, const Layer& l, const Tensor& in, std::size_t m, float* out) {
-  const std::size_t k = in.values_per_position(), ci = static_cast<std::size_t>(in.channels);
+// torch's [out][in], `in` flattened as [c][h][w] for spatial inputs (the logical weight
+// [out][c][h][w]), written in the layouts polyc chose. A batch-norm named here follows the
+// sum this layer feeds: only its scale applies.
+void pack_linear(const NetWeights& named, const Layer& l, const Tensor& in, std::size_t m, const poly::ArrayLayout& weights,
+                 const poly::ArrayLayout& biases, float* out) {
+  const std::size_t k = in.values_per_position();
   const WeightTensor& w = weight(named, l.weight, m * k);
   const auto& bias = weight(named, l.bias, m).values;
   const std::vector<float> scale = batch_norm_affine(named, l.batch_norm, m).scale;
-  const std::size_t hw = static_cast<std::size_t>(in.height * in.width);
+  const long long hw = static_cast<long long>(in.height) * in.width;
   for (std::size_t j = 0; j < m; ++j) {
+    const long long o = static_cast<long long>(j);
     for (std::size_t i = 0; i < k; ++i) {
-      const std::size_t row = in.spatial ? i % hw * ci + i / hw : i;
-      out[l.weight_offset + row * m + j] = w.values[j * k + i] * scale[j];
+      const long long x = static_cast<long long>(i);
+      const std::size_t to = in.spatial ? weights.offset({o, x / hw, x % hw / in.width, x % in.width}) : weights.offset({o, x});
+      out[l.weight_offset + to] = w.values[j * k + i] * scale[j];
     }
-    out[l.bias_offset + j] = bias[j] * scale[j];
+    out[l.bias_offset + biases.offset({o})] = bias[j] * scale[j];
   }
 }
 
@@ -467,9 +483,10 @@ std::vector<float> PolyNetwork::pack(const NetWeights& named) const {
     const Tensor& in = tensors_[static_cast<std::size_t>(l.input)];
     const Tensor& o = tensors_[static_cast<std::size_t>(l.output)];
     if (l.kind == Layer::Kind::kConv)
-      pack_conv(named, l, static_cast<std::size_t>(in.channels), static_cast<std::size_t>(o.channels), out.data());
+      pack_conv(named, l, static_cast<std::size_t>(in.channels), static_cast<std::size_t>(o.channels), layout(l.weight_array),
+                layout(l.bias_array), out.data());
     else if (l.kind == Layer::Kind::kLinear)
-      pack_linear(named, l, in, o.values_per_position(), out.data());
+      pack_linear(named, l, in, o.values_per_position(), layout(l.weight_array), layout(l.bias_array), out.data());
   }
   return out;
 }

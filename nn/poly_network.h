@@ -13,26 +13,35 @@
 // layer whose output is added to a convolution's output before its ReLU).
 //
 // Decisions (nn/README.md has the reasons):
-//  - Layout: activations are NHWC with a zero border of one cell around the board
-//    ([n][h+1][w+1][c]), so a 3×3 tap is a constant offset and the loops have no edge cases;
-//    the border is zeroed once and never written. Convolution weights are [kh][kw][in][out]
-//    (the output channel is the vector dimension), linear weights [in][out].
+//  - Layout: every tensor is described in its logical shape ([n][c][h][w] activations,
+//    torch's [out][in][kh][kw] weights), and polyc's layout pass (polyhedral/layout.h) chooses
+//    how each is stored from the layers' accesses: for these networks channel-last
+//    activations with a zero border of one cell where a 3×3 convolution reads them, and
+//    weights with the output channel innermost. The caller's input, policy and value
+//    buffers keep their declared NCHW order. pack() writes the weights in the chosen layouts.
 //  - Batch-norm is folded into the preceding convolution (W·γ/σ, β − μγ/σ); bias, the
 //    residual add and ReLU are the final statement of the convolution's chain, applied while
 //    the block is in registers.
 //  - Depth-first micro-batches: the backend runs the whole network on micro_batch positions
 //    at a time (16 for Connect Four, 1 for a 19×19 board with 128 channels), so a layer's
 //    input and output stay in L2 whatever the batch size.
-//  - The arena holds the activations of one micro-batch. Tensors are placed by liveness:
-//    a region is reused by a later tensor of the same shape once its last reader has run.
+//  - The arena holds the activations of one micro-batch, placed by polyc's storage plan
+//    (polyhedral/storage_plan.h): a tensor is live from the layer that writes it to the
+//    last layer that reads it, and regions are shared by tensors whose ranges do not
+//    overlap (a bordered tensor only with its own layout: the border is zeroed once, when
+//    the arena is allocated, and never written).
 #pragma once
 
 #include <cstddef>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "nn/net_config.h"
 #include "nn/weights.h"
+#include "polyhedral/layout.h"
+#include "polyhedral/storage_plan.h"
 #include "polyhedral/report.h"
 
 namespace pz::nn {
@@ -44,6 +53,14 @@ struct PolyLayerReport {
   std::string schedule;  // what polyc chose ("register-blocked reduction chain: …")
   std::vector<std::string> passes;
   poly::ScopReport scop;  // polyc's whole report (with data movement when analysed)
+};
+
+// One array of the generated code and the layout polyc chose for it.
+struct PolyArrayReport {
+  std::string array;   // "t3"
+  std::string role;    // "tower.0.conv1 -> tower.0.conv2" or "tower.0.conv1 weights"
+  std::string layout;  // ArrayLayout::describe()
+  std::string reason;
 };
 
 class PolyNetwork {
@@ -62,20 +79,18 @@ class PolyNetwork {
   int micro_batch() const { return micro_batch_; }
   std::size_t arena_floats() const { return arena_floats_; }
   std::size_t weight_floats() const { return weight_floats_; }
-  std::size_t unplanned_arena_floats() const;  // one region per tensor: what liveness saves
+  std::size_t unplanned_arena_floats() const { return storage_.unshared_elements; }  // what sharing saves
   double flops_per_position() const;  // multiply-add = 2, without generating the code
   const std::vector<PolyLayerReport>& layers() const { return reports_; }
+  std::vector<PolyArrayReport> arrays() const;
 
   struct Tensor {
     int channels = 0, height = 1, width = 1;
-    bool bordered = false;  // spatial, with the one-cell zero border
-    bool spatial = false;
+    bool spatial = false;   // [n][c][h][w]; else [n][c]
     std::string external;   // "input", "policy", "value": a pointer argument, not the arena
+    std::string array;      // its name in the generated code ("t3")
     std::size_t offset = 0; // in the arena, floats
-    int first_use = 0, last_use = 0;
-    std::size_t floats_per_position() const;  // in memory, the border included
     std::size_t values_per_position() const;  // channels × height × width
-    std::string c_dims() const;  // "[8][9][32]"
   };
   struct Layer {
     enum class Kind { kPack, kConv, kLinear, kPool, kValue } kind;
@@ -87,6 +102,7 @@ class PolyNetwork {
     // torch names: conv/linear weight, its bias, the BN prefix (folded into a convolution;
     // for a linear layer that feeds bias_planes, its scale only: the BN follows the sum)
     std::string weight, bias, batch_norm;
+    std::string weight_array, bias_array;  // names in the generated code ("w5", "b5")
     std::size_t weight_offset = 0, bias_offset = 0;
   };
 
@@ -97,9 +113,18 @@ class PolyNetwork {
            bool relu, int residual = -1, const std::string& conv_name = "", int bias_planes = -1);
   int linear(const std::string& name, int input, int outputs, bool relu, const std::string& batch_norm = "");
   int global_pool(const std::string& name, int input);
-  void plan_arena();
+  std::map<std::string, poly::ArrayShape> logical_shapes() const;
+  void plan();  // layouts, weight offsets, micro-batch, arena
+  const poly::ArrayLayout& layout(const std::string& array) const;
+  std::size_t floats_per_position(const Tensor& t) const;  // in memory, padding included
   int fitting_micro_batch() const;
   double layer_flops(const Layer& layer) const;
+  // The layer's loop nest; with layouts chosen, also the C declarations of its arrays.
+  struct LayerScop {
+    poly::Scop scop;
+    std::string decls;
+  };
+  LayerScop describe_layer(const Layer& layer, isl::ctx ctx, std::optional<long long> batch) const;
   std::string layer_code(const Layer& layer, bool analyse, PolyLayerReport& report);
 
   NetConfig config_;
@@ -108,6 +133,8 @@ class PolyNetwork {
   std::vector<Tensor> tensors_;
   std::vector<Layer> layers_;
   std::vector<PolyLayerReport> reports_;
+  std::map<std::string, poly::ArrayLayout> layouts_;  // chosen by polyc's layout pass
+  poly::StoragePlan storage_;                          // the arena of one micro-batch
   std::size_t arena_floats_ = 0, weight_floats_ = 0;
 };
 

@@ -53,29 +53,6 @@ isl::set project_onto(const isl::set& domain, std::size_t x, const isl::set& lik
   return with_name(isl::manage(s), isl_set_get_tuple_name(like.get()));
 }
 
-// The extent of each member of `domain` when it is a constant (the member's projection has
-// a fixed-size box hull); 0 when not. Members are taken one at a time, so an unbounded
-// member (the batch, a size parameter) leaves the others known.
-std::vector<long long> extents(const isl::set& domain) {
-  const int n = static_cast<int>(isl_set_dim(domain.get(), isl_dim_set));
-  std::vector<long long> out(static_cast<std::size_t>(n), 0);
-  for (int i = 0; i < n; ++i) {
-    isl_set* member = isl_set_project_out(domain.copy(), isl_dim_set, static_cast<unsigned>(i + 1), static_cast<unsigned>(n - i - 1));
-    member = isl_set_project_out(member, isl_dim_set, 0, static_cast<unsigned>(i));
-    isl_fixed_box* box = isl_set_get_simple_fixed_box_hull(member);
-    if (box && isl_fixed_box_is_valid(box) == isl_bool_true) {
-      isl_multi_val* size = isl_fixed_box_get_size(box);
-      isl_val* v = isl_multi_val_get_val(size, 0);
-      out[static_cast<std::size_t>(i)] = isl_val_get_num_si(v);
-      isl_val_free(v);
-      isl_multi_val_free(size);
-    }
-    isl_fixed_box_free(box);
-    isl_set_free(member);
-  }
-  return out;
-}
-
 std::string join(const std::vector<std::string>& parts, const char* sep) {
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
@@ -204,7 +181,7 @@ std::optional<RegisterBlocking> register_block(Scop& scop, const RegisterBlockOp
   std::optional<std::size_t> r;
   for (std::size_t i = 0; i < x.size(); ++i)
     if (i != v) r = i;
-  const std::vector<long long> ext = extents(init.domain);
+  const std::vector<long long> ext = constant_extents(init.domain);
   const int lanes = std::max(1, o.vector_lanes);
   long long columns = static_cast<long long>(lanes) * std::max(1, o.max_vectors);
   if (ext[v] > 0) columns = std::min(columns, (ext[v] + lanes - 1) / lanes * lanes);

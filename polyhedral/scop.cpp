@@ -74,4 +74,25 @@ std::string Scop::to_string() const {
   return out.str();
 }
 
+std::vector<long long> constant_extents(const isl::set& domain) {
+  const int n = static_cast<int>(isl_set_dim(domain.get(), isl_dim_set));
+  std::vector<long long> out(static_cast<std::size_t>(n), 0);
+  for (int i = 0; i < n; ++i) {
+    isl_set* member = isl_set_project_out(domain.copy(), isl_dim_set, static_cast<unsigned>(i + 1), static_cast<unsigned>(n - i - 1));
+    member = isl_set_project_out(member, isl_dim_set, 0, static_cast<unsigned>(i));
+    isl_fixed_box* box = isl_set_get_simple_fixed_box_hull(member);
+    if (box && isl_fixed_box_is_valid(box) == isl_bool_true) {
+      isl_multi_val* size = isl_fixed_box_get_size(box);
+      isl_val* v = isl_multi_val_get_val(size, 0);
+      out[static_cast<std::size_t>(i)] = isl_val_get_num_si(v);
+      isl_val_free(v);
+      isl_multi_val_free(size);
+    }
+    isl_fixed_box_free(box);
+    isl_set_free(member);
+  }
+  return out;
+}
+
+
 }  // namespace pz::poly

@@ -65,4 +65,9 @@ struct Scop {
   std::string to_string() const;  // statements, domains and accesses, for reports and tests
 };
 
+// The extent of each member of `domain` when it is a constant (the member's projection has
+// a fixed-size box hull); 0 when not. Members are taken one at a time, so an unbounded
+// member (the batch, a size parameter) leaves the others known.
+std::vector<long long> constant_extents(const isl::set& domain);
+
 }  // namespace pz::poly
