@@ -79,6 +79,7 @@ std::vector<PlayerKind>& mutable_player_kinds() {
         .add_string("model", "", "network checkpoint for priors and values (empty: uniform priors, rollout values)")
         .add_int("sym", 1, "with model=: boards each position is averaged over (0: all the game's symmetries)", 0, 8)
         .add_string("backend", "auto", "with model=: the network backend: auto (poly where it can, else torch), torch or poly")
+        .add_int("nnthreads", 1, "with model=: threads of one network evaluation (search threads are the usual parallelism)", 1, 64)
         .add_int("seed", -1, "random seed (-1: derived from the match seed)", -1);
     k.push_back({"mcts", "PUCT search over a network (model=…) or uniform priors and random-rollout values",
                  std::move(mcts_options),
@@ -120,6 +121,7 @@ std::vector<PlayerKind>& mutable_player_kinds() {
                      ModelEvaluatorOptions model_options;
                      model_options.symmetries = v.get_int("sym");
                      model_options.backend = v.get_string("backend");
+                     model_options.threads = v.get_int("nnthreads");
                      evaluator = model_evaluator_factory()(model, game, model_options);
                    } else if (rollouts > 0) {
                      evaluator = std::make_unique<mcts::RolloutEvaluator>(rollouts, s ^ 0x5EED);

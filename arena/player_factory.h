@@ -46,6 +46,7 @@ void register_player_kind(PlayerKind kind);
 struct ModelEvaluatorOptions {
   int symmetries = 1;  // boards each position is averaged over (sym=K; 0: all of the game's)
   std::string backend;  // the network backend (backend=NAME; empty: the default)
+  int threads = 1;      // threads of one network evaluation (nnthreads=N)
 };
 using ModelEvaluatorFactory = std::function<std::unique_ptr<mcts::Evaluator>(
     const std::string& path, const games::Game& game, const ModelEvaluatorOptions& options)>;

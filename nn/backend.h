@@ -26,7 +26,9 @@ struct BackendOptions {
   // "auto": poly (the faster one on a CPU: see `polyzero bench nn`), or torch, with a
   // warning on stderr, when the poly kernels cannot be compiled (no C compiler).
   std::string name = "auto";
-  int threads = 1;        // intra-op threads; actors are the parallelism, so 1 by default
+  // Threads of one forward pass; actors are the parallelism, so 1 by default. poly: a team
+  // claims micro-batches; torch: LibTorch's per-process pool is raised to this, never lowered.
+  int threads = 1;
   std::string cache_dir;  // poly: where compiled kernels are kept ("" = the default cache)
 };
 

@@ -77,34 +77,36 @@ class PolicyPlayer final : public arena::Player {
 }  // namespace
 
 std::unique_ptr<mcts::Evaluator> make_model_evaluator(const std::string& path, const games::Game& game,
-                                                      std::size_t cache_entries, int symmetries,
-                                                      const std::string& backend) {
+                                                      std::size_t cache_entries,
+                                                      const arena::ModelEvaluatorOptions& evaluator) {
   const auto model = cached_model(path);
   if (model->game->spec().to_string() != game.spec().to_string()) {
     throw util::UsageError("model checkpoint " + path + " was trained for " + model->info.game + ", not for " +
                            game.spec().to_string());
   }
-  // One intra-op thread: players run side by side in matches, and OpenMP threads that
-  // spin-wait for a descheduled partner make a busy machine many times slower.
+  // One intra-op thread unless asked: players run side by side in matches, and OpenMP
+  // threads that spin-wait for a descheduled partner make a busy machine many times slower.
   torch::set_num_threads(1);
   InferenceOptions options;
   options.max_batch = 64;
   options.cache_entries = cache_entries;
-  options.symmetries = symmetries;
-  if (!backend.empty()) options.backend.name = backend;
+  options.symmetries = evaluator.symmetries;
+  if (!evaluator.backend.empty()) options.backend.name = evaluator.backend;
+  options.backend.threads = evaluator.threads;
   return std::make_unique<InferenceEngine>(game, model->net->config(), export_weights(*model->net), options);
 }
 
 void register_model_players() {
   arena::set_model_evaluator_factory(
       [](const std::string& path, const games::Game& game, const arena::ModelEvaluatorOptions& options) {
-        return make_model_evaluator(path, game, 1 << 14, options.symmetries, options.backend);
+        return make_model_evaluator(path, game, 1 << 14, options);
       });
   util::OptionSchema options;
   options.add_string("model", "", "network checkpoint (required)")
       .add_double("temp", 0.0, "sampling temperature (0: the most probable move)", 0.0)
       .add_int("sym", 1, "boards each position is averaged over (0: all the game's symmetries)", 0, 8)
       .add_string("backend", "auto", "the network backend: auto (poly where it can, else torch), torch or poly")
+      .add_int("nnthreads", 1, "threads of one network evaluation", 1, 64)
       .add_int("seed", -1, "random seed (-1: derived from the match seed)", -1);
   arena::register_player_kind(
       {"policy", "the raw policy of a network checkpoint, no search", std::move(options),
@@ -112,8 +114,12 @@ void register_model_players() {
          const std::string& model = v.get_string("model");
          if (model.empty()) throw util::UsageError("player 'policy': model=CHECKPOINT is required");
          const int own = v.get_int("seed");
+         arena::ModelEvaluatorOptions evaluator;
+         evaluator.symmetries = v.get_int("sym");
+         evaluator.backend = v.get_string("backend");
+         evaluator.threads = v.get_int("nnthreads");
          return std::unique_ptr<arena::Player>(std::make_unique<PolicyPlayer>(
-             spec.to_string(), game, make_model_evaluator(model, game, 1 << 14, v.get_int("sym"), v.get_string("backend")),
+             spec.to_string(), game, make_model_evaluator(model, game, 1 << 14, evaluator),
              v.get_double("temp"),
              own >= 0 ? static_cast<std::uint64_t>(own) : seed));
        }});

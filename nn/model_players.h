@@ -4,7 +4,7 @@
 //                                    (every other mcts option applies; batch=K gathers K
 //                                    leaves per network call under virtual loss; sym=K
 //                                    averages each position over K symmetric boards)
-//   policy:model=CHECKPOINT[,temp=T,sym=K,seed=N]
+//   policy:model=CHECKPOINT[,temp=T,sym=K,backend=B,nnthreads=N,seed=N]
 //                                    the raw policy, no search: the most probable legal move,
 //                                    or a move sampled ∝ p^(1/T)
 //
@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 
+#include "arena/player_factory.h"
 #include "games/game.h"
 #include "mcts/evaluator.h"
 
@@ -24,11 +25,11 @@ namespace pz::nn {
 void register_model_players();
 
 // An evaluator over the checkpoint at `path`, which must be for `game`; `cache_entries`
-// positions are cached, each averaged over `symmetries` boards (inference_engine.h), run
-// by the named backend (backend.h; empty: the default). Throws util::UsageError with the
-// reason when it cannot.
+// positions are cached, each averaged over `options.symmetries` boards (inference_engine.h),
+// run by the named backend with `options.threads` threads (backend.h; empty name: the
+// default). Throws util::UsageError with the reason when it cannot.
 std::unique_ptr<mcts::Evaluator> make_model_evaluator(const std::string& path, const games::Game& game,
-                                                      std::size_t cache_entries = 1 << 14, int symmetries = 1,
-                                                      const std::string& backend = "");
+                                                      std::size_t cache_entries = 1 << 14,
+                                                      const arena::ModelEvaluatorOptions& options = {});
 
 }  // namespace pz::nn

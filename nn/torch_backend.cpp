@@ -36,7 +36,9 @@ class TorchBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_torch_backend(const NetConfig& config, const NetShape& shape, const BackendOptions&) {
+std::unique_ptr<Backend> make_torch_backend(const NetConfig& config, const NetShape& shape, const BackendOptions& options) {
+  // LibTorch's intra-op pool is one per process: raised to what this backend asks, never lowered.
+  if (options.threads > torch::get_num_threads()) torch::set_num_threads(options.threads);
   return std::make_unique<TorchBackend>(config, shape);
 }
 

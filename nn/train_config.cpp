@@ -24,7 +24,7 @@ json default_train_config() {
         {"forced_playouts", false}, {"temperature", 1.0},    {"temperature_moves", 8},   {"final_temperature", 0.0},
         {"resign", true},      {"resign_threshold", -0.9},   {"resign_consecutive", 3},  {"no_resign_fraction", 0.2},
         {"max_moves", 0},      {"solver", true},             {"win_check", true},        {"cache_entries", 65536},   {"synchronous", false},
-        {"backend", "auto"}}},
+        {"backend", "auto"},   {"backend_threads", 1}}},
       {"replay", {{"capacity", 100000}, {"min_samples", 1000}, {"max_replay_ratio", 8.0}, {"q_mix", 0.0}, {"augment", true}}},
       {"learner",
        {{"batch_size", 256},
@@ -97,6 +97,8 @@ TrainConfig parse_train_config(const json& config) {
     c.cache_entries = static_cast<std::size_t>(f.integer("cache_entries", 65536, 0));
     c.synchronous = f.boolean("synchronous", false);
     c.backend = f.choice("backend", "auto", backend_names());
+    c.backend_threads = static_cast<int>(std::min<std::int64_t>(f.integer("backend_threads", 1, 1), 65));
+    if (c.backend_threads > 64) f.fail("backend_threads", "at most 64 threads (one evaluation is a few milliseconds)");
     f.finish("selfplay");
   }
   {

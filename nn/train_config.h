@@ -17,7 +17,8 @@
 //               check_immediate_wins), cache_entries (evaluation cache),
 //               synchronous (actors and learner in lockstep rounds, trainer.h: the run is
 //               reproducible from its seed however loaded the machine is), backend (the
-//               actors' network backend: "auto", "torch" or "poly", backend.h)
+//               actors' network backend: "auto", "torch" or "poly", backend.h),
+//               backend_threads (threads of one evaluation; the actors are the parallelism)
 //   replay      capacity, min_samples (before the first step), max_replay_ratio (each
 //               sample is trained on at most this many times on average: the learner waits
 //               for self-play beyond it), q_mix (search value blended into the value target),
@@ -53,6 +54,7 @@ struct TrainConfig {
   std::size_t cache_entries = 0;
   bool synchronous = false;
   std::string backend = "auto";  // the actors' network backend (backend.h); the learner trains with LibTorch
+  int backend_threads = 1;        // threads of one self-play network evaluation (backend.h)
 
   std::size_t replay_capacity = 100000;
   std::size_t min_samples = 1000;

@@ -518,6 +518,7 @@ TrainResult Trainer::run() {
   io.max_batch = config_.actor_threads * config_.selfplay.games_per_actor * config_.selfplay.leaves_per_tree;
   io.cache_entries = config_.cache_entries;
   io.backend.name = config_.backend;
+  io.backend.threads = config_.backend_threads;
   engine_ = std::make_unique<InferenceEngine>(*game_, config_.network, export_weights(learner_->network()), io);
   progress_.message("self-play network backend: " + engine_->backend_name());
   start_actors();

@@ -266,6 +266,13 @@ TEST_F(NnTest, ModelPlayersLoadCheckpoints) {
     auto player = arena::make_player(spec, *game, 1);
     EXPECT_TRUE(state->is_legal(player->choose_action(*state, 0))) << spec;
   }
+  // nnthreads=N: one evaluation split over N threads gives the same choice as one thread.
+  auto one = arena::make_player("policy:model=" + path + ",backend=poly", *game, 1);
+  auto two = arena::make_player("policy:model=" + path + ",backend=poly,nnthreads=2", *game, 1);
+  EXPECT_EQ(one->choose_action(*state, 0), two->choose_action(*state, 0));
+  auto searched = arena::make_player("mcts:model=" + path + ",sims=20,nnthreads=2", *game, 1);
+  EXPECT_TRUE(state->is_legal(searched->choose_action(*state, 0)));
+  EXPECT_THROW(arena::make_player("mcts:model=" + path + ",nnthreads=0", *game, 1), util::UsageError);
   EXPECT_THROW(arena::make_player("policy", *game, 1), util::UsageError);
   EXPECT_THROW(arena::make_player("mcts:model=/nonexistent.pt", *game, 1), util::UsageError);
   const auto c4 = games::make_game("connect4");

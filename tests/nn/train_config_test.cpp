@@ -37,6 +37,19 @@ TEST(TrainConfig, ErrorsNameTheField) {
   j = default_train_config();
   j["network"]["blocks"] = "four";
   EXPECT_THROW(parse_train_config(j), util::UsageError);
+  for (int threads : {0, 65}) {
+    j = default_train_config();
+    j["selfplay"]["backend_threads"] = threads;
+    try {
+      parse_train_config(j);
+      ADD_FAILURE() << "accepted backend_threads " << threads;
+    } catch (const util::UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("backend_threads"), std::string::npos) << e.what();
+    }
+  }
+  j = default_train_config();
+  j["selfplay"]["backend_threads"] = 2;
+  EXPECT_EQ(parse_train_config(j).backend_threads, 2);
 }
 
 // The message must name the field a user has to fix.
