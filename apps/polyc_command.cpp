@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include <chrono>
+#include <map>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -102,11 +103,46 @@ NetSource read_net_source(const std::string& path) {
   return out;
 }
 
+// The data one position moves through the whole network under polyc's model: the sum over
+// layers of each layer's micro-batch figures, divided by the micro-batch. A figure some
+// layer lacks (a level not modelled there) is summed over the layers that have it, and
+// `missing` counts the others.
+struct NetworkTraffic {
+  struct Figure {
+    double bytes = 0;
+    int missing = 0;
+  };
+  std::map<std::string, Figure> figures;  // "memory in", "memory out", "L2 loads", "L1 loads"
+};
+
+NetworkTraffic network_traffic(const nn::PolyNetwork& plan) {
+  NetworkTraffic t;
+  const double per_position = 1.0 / plan.micro_batch();
+  auto add = [&](const std::string& name, std::optional<long long> bytes) {
+    auto& f = t.figures[name];
+    if (bytes) f.bytes += static_cast<double>(*bytes) * per_position;
+    else ++f.missing;
+  };
+  for (const auto& l : plan.layers()) {
+    const poly::DataMovementReport& d = l.scop.data_movement;
+    if (!d.computed) continue;
+    add("memory in", poly::sum_arrays(d.kernel, &poly::ArrayMovement::moved_in).bytes);
+    add("memory out", poly::sum_arrays(d.kernel, &poly::ArrayMovement::moved_out).bytes);
+    for (const auto& tiling : d.tilings)
+      for (const auto& level : tiling.levels)
+        if (level.level != "L3") add(level.level + " loads", level.loaded_bytes);
+  }
+  return t;
+}
+
 void report_network(const NetSource& net, bool json) {
   nn::PolyNetwork plan(net.network, nn::net_shape(net.game->info()));
   plan.source(/*analyse=*/true);
   const double kib = 4.0 / 1024;
+  const NetworkTraffic totals = network_traffic(plan);
   if (json) {
+    nlohmann::json traffic = nlohmann::json::object();
+    for (const auto& [name, f] : totals.figures) traffic[name] = {{"bytes", f.bytes}, {"layers_not_modelled", f.missing}};
     nlohmann::json arrays = nlohmann::json::array();
     for (const auto& a : plan.arrays())
       arrays.push_back({{"array", a.array}, {"role", a.role}, {"layout", a.layout}, {"reason", a.reason}});
@@ -122,6 +158,7 @@ void report_network(const NetSource& net, bool json) {
                                 {"arena_bytes_one_region_per_tensor", plan.unplanned_arena_floats() * 4},
                                 {"weight_bytes", plan.weight_floats() * 4},
                                 {"arrays", arrays},
+                                {"bytes_per_position", traffic},
                                 {"layers", layers}}
                      .dump(2)
               << std::endl;
@@ -152,6 +189,11 @@ void report_network(const NetSource& net, bool json) {
     }
     std::printf("  %-22s per micro-batch: %s\n", "", line.c_str());
   }
+  std::printf("per position, all layers:");
+  for (const auto& [name, f] : totals.figures)
+    std::printf(" %s %.1f KiB%s;", name.c_str(), f.bytes / 1024,
+                f.missing ? (" (" + std::to_string(f.missing) + " layer(s) not modelled)").c_str() : "");
+  std::printf("\n");
   std::printf("data layouts (polyc's layout pass, polyhedral/layout.h):\n");
   for (const auto& a : plan.arrays())
     std::printf("  %-4s %-40s %s\n  %-4s %-40s   %s\n", a.array.c_str(), a.role.c_str(), a.layout.c_str(), "", "", a.reason.c_str());

@@ -159,6 +159,8 @@ expect_out 'register-blocked reduction chain'
 expect_status 0 "$pz" polyc --report-net "$tmp/c4net.json"
 expect_out "tower.0.conv1"
 expect_out "7x16 register block (rows w, vectors o)"
+expect_out "stored as [n][h+2][w+2][c]"
+expect_out "per position, all layers: L1 loads"
 expect_status 2 "$pz" polyc
 expect_err "expected IN.c -o OUT.c"
 expect_status 2 "$pz" polyc --report-net "$tmp/missing.json"
