@@ -15,5 +15,7 @@ void add_train_command(CLI::App& app);
 void add_info_command(CLI::App& app);
 void add_lr_command(CLI::App& app);
 void add_polyc_command(CLI::App& app);
+void add_solve_command(CLI::App& app);
+void add_accuracy_command(CLI::App& app);
 
 }  // namespace pz::apps

@@ -7,6 +7,7 @@
 
 #include "apps/commands.h"
 #include "nn/model_players.h"
+#include "solve/solver_player.h"
 #include "util/error.h"
 
 int main(int argc, char** argv) {
@@ -24,6 +25,8 @@ int main(int argc, char** argv) {
 
   // Model-backed players (policy:model=…, mcts:model=…) join the arena's list.
   pz::nn::register_model_players();
+  // The perfect player (solver[:seconds=S]) for the games that have an exact solver.
+  pz::solve::register_solver_player();
 
   pz::apps::add_train_command(app);
   pz::apps::add_play_command(app);
@@ -33,6 +36,8 @@ int main(int argc, char** argv) {
   pz::apps::add_bench_command(app);
   pz::apps::add_lr_command(app);
   pz::apps::add_polyc_command(app);
+  pz::apps::add_solve_command(app);
+  pz::apps::add_accuracy_command(app);
   pz::apps::add_info_command(app);
 
   try {

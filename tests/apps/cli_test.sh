@@ -173,6 +173,36 @@ expect_out '"poly_over_torch"'
 expect_out '"peak_gflops"'
 expect_status 2 "$pz" bench train --backends tensorflow
 
+# solve: exact values of a position and of each move; games without a solver are refused.
+expect_status 0 "$pz" solve --game tictactoe
+expect_out "player 1 to move: draw"
+expect_status 0 "$pz" solve --game connect4 --moves 121212 --json
+expect_out '"value":"win"'
+expect_out '"plies":1'
+expect_status 0 "$pz" solve --game connect4 --moves "1 2 1 2 1 2"
+expect_out "win in 1 plies"
+expect_status 0 "$pz" solve --game connect4 --moves 44 --seconds 0.05
+expect_out "unknown: not solved within 0.05 s"
+expect_status 2 "$pz" solve --game 2048
+expect_err "two-player"
+expect_status 2 "$pz" solve --game connect4 --moves 1111111
+expect_err "move 7"
+expect_status 2 "$pz" solve --game tictactoe --moves "a1 a2 b1 b2 c1"
+expect_err "the game is over"
+
+# accuracy: labelled positions, the perfect player at 100%, a saved set reloads.
+expect_status 0 "$pz" accuracy --game connect4 --player solver --player random --positions generate:12 --plies 26-34 --save "$tmp/c4.jsonl" --json
+expect_out '"all":{"correct":12,'
+expect_out '"player":"solver"'
+expect_status 0 "$pz" accuracy --game connect4 --player solver --positions "$tmp/c4.jsonl"
+expect_out "100.0%"
+expect_status 2 "$pz" accuracy --game tictactoe --player random --positions "$tmp/c4.jsonl"
+expect_err "the positions are for connect4"
+expect_status 2 "$pz" accuracy --game connect4 --player random --positions generate:0
+expect_err "generate:N"
+expect_status 2 "$pz" accuracy --game connect4 --player random --plies 9-3
+expect_err "--plies '9-3'"
+
 if [[ $failures -gt 0 ]]; then
   echo "$failures CLI check(s) failed"
   exit 1

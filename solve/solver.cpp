@@ -1,0 +1,24 @@
+#include "solve/solver.h"
+
+#include <stdexcept>
+
+#include "games/connect4.h"
+#include "solve/connect4_solver.h"
+#include "solve/minimax_solver.h"
+
+namespace pz::solve {
+
+std::unique_ptr<Solver> make_solver(const games::Game& game, std::string* why) {
+  try {
+    if (const auto* c4 = dynamic_cast<const games::Connect4Game*>(&game))
+      return std::make_unique<Connect4Solver>(c4->width(), c4->height());
+    return std::make_unique<MinimaxSolver>(game);
+  } catch (const std::invalid_argument& e) {
+    if (why) *why = e.what();
+    return nullptr;
+  }
+}
+
+const char* value_name(int value) { return value > 0 ? "win" : value < 0 ? "loss" : "draw"; }
+
+}  // namespace pz::solve
