@@ -22,7 +22,7 @@ void MetricsLog::write(const nlohmann::json& line) {
 void write_plots(const std::string& metrics_path, const std::string& plots_dir) {
   std::ifstream in(metrics_path);
   util::PlotSeries loss{"loss", {}, {}}, policy{"policy", {}, {}}, value{"value", {}, {}}, lr{"lr", {}, {}};
-  std::map<std::string, util::PlotSeries> strength;
+  std::map<std::string, util::PlotSeries> strength, accuracy;
   std::string line;
   while (std::getline(in, line)) {
     nlohmann::json j;
@@ -44,6 +44,14 @@ void write_plots(const std::string& metrics_path, const std::string& plots_dir) 
       s.label = "vs " + opponent;
       s.x.push_back(step);
       s.y.push_back(j.value("score", 0.0));
+    } else if (kind == "accuracy") {
+      const std::string player = j.value("player", "?");
+      for (const auto& [suffix, key] : {std::pair{"", "share"}, std::pair{" (harder)", "harder_share"}}) {
+        auto& s = accuracy[player + suffix];
+        s.label = player + suffix;
+        s.x.push_back(step);
+        s.y.push_back(j.value(key, 0.0));
+      }
     }
   }
   if (!loss.x.empty()) {
@@ -56,6 +64,13 @@ void write_plots(const std::string& metrics_path, const std::string& plots_dir) 
     for (auto& [name, s] : strength) series.push_back(s);
     write_text_atomically(plots_dir + "/strength.svg",
                           util::svg_line_plot(series, {"evaluation score (win = 1, draw = 0.5)", "step", "score", 800, 480, false}));
+  }
+  if (!accuracy.empty()) {
+    std::vector<util::PlotSeries> series;
+    for (auto& [name, s] : accuracy) series.push_back(s);
+    write_text_atomically(plots_dir + "/accuracy.svg",
+                          util::svg_line_plot(series, {"share of solved positions where the move keeps the value", "step",
+                                                       "accuracy", 800, 480, false}));
   }
 }
 

@@ -38,7 +38,8 @@ json default_train_config() {
          {{"type", "poly"}, {"power", 1.0}, {"eta_min", 0.002}, {"warmup", {{"type", "linear"}, {"steps", 200}, {"start_factor", 0.05}}}}}}},
       {"checkpoint", {{"every_steps", 500}, {"every_minutes", 5.0}, {"keep", 3}}},
       {"eval", {{"every_steps", 1000}, {"games", 20}, {"sims", 64}, {"batch", 8},
-                {"opponents", json::array({"random", "uct:sims=200"})}, {"previous", true}}},
+                {"opponents", json::array({"random", "uct:sims=200"})}, {"previous", true},
+                {"accuracy_positions", 100}, {"accuracy_seconds", 60.0}}},
       {"log", {{"every_steps", 10}, {"summary_minutes", 2.0}}},
   };
 }
@@ -150,6 +151,8 @@ TrainConfig parse_train_config(const json& config) {
     c.eval_sims = static_cast<int>(f.integer("sims", 64, 1));
     c.eval_batch = static_cast<int>(f.integer("batch", 8, 1));
     c.eval_previous = f.boolean("previous", true);
+    c.eval_accuracy_positions = static_cast<int>(f.integer("accuracy_positions", 100, 0));
+    c.eval_accuracy_seconds = f.number("accuracy_seconds", 60.0, Bounds::above(0));
     if (const json* opp = f.raw("opponents")) {
       if (!opp->is_array()) f.fail("opponents", "must be a list of player specs");
       for (const auto& o : *opp) {

@@ -29,7 +29,10 @@
 //               a poly schedule without total_iters gets steps − warmup steps)
 //   checkpoint  every_steps, every_minutes, keep (the newest N are kept)
 //   eval        every_steps (0: never), games, sims, batch (leaves per evaluation),
-//               opponents (player specs), previous (also play the previous evaluation's model)
+//               opponents (player specs), previous (also play the previous evaluation's model),
+//               accuracy_positions (positions labelled by the game's exact solver once per
+//               run, on which the raw policy and the search are scored: solve/accuracy.h;
+//               0: off), accuracy_seconds (the labelling's time limit)
 //   log         every_steps (metrics lines), summary_minutes (terminal summaries)
 #pragma once
 
@@ -78,6 +81,8 @@ struct TrainConfig {
   int eval_batch = 8;
   std::vector<std::string> eval_opponents;
   bool eval_previous = true;
+  int eval_accuracy_positions = 100;
+  double eval_accuracy_seconds = 60;
 
   int log_every_steps = 10;
   double summary_minutes = 2.0;

@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -27,6 +28,7 @@
 #include "nn/progress.h"
 #include "nn/replay_buffer.h"
 #include "nn/run_dir.h"
+#include "solve/accuracy.h"
 #include "util/error.h"
 
 namespace pz::nn {
@@ -105,6 +107,8 @@ class Trainer {
   void train_synchronously(TrainResult& result);
   void write_checkpoint();
   void evaluate();
+  void evaluate_accuracy(std::int64_t step, const std::string& model, const std::string& search, std::string& summary);
+  solve::PositionSet accuracy_positions();
   void log_step(const StepStats& stats);
   std::string progress_line() const;
   double elapsed() const { return seconds_since(started_); }
@@ -144,6 +148,7 @@ class Trainer {
   std::int64_t games_at_start_ = 0, samples_at_start_ = 0;
   StepStats last_stats_;
   std::map<std::string, double> last_eval_;
+  std::optional<solve::PositionSet> accuracy_set_;  // labelled at the first evaluation
   Clock::time_point last_summary_ = Clock::now();
   // The previous metrics line, for per-interval rates.
   struct Snapshot {
@@ -279,6 +284,61 @@ void Trainer::write_checkpoint() {
   write_plots(run_.metrics_path(), run_.plots_dir());
 }
 
+// The positions accuracy is measured on: labelled once per run by the game's exact solver
+// (a quarter of the longest game in, so that labelling fits its time limit) and kept in the
+// run directory, so a resumed run scores on the same set. Empty when the game has no solver
+// or none was solved in time.
+solve::PositionSet Trainer::accuracy_positions() {
+  const std::string path = run_.root() + "/accuracy_positions.jsonl";
+  if (std::filesystem::exists(path)) {
+    try {
+      return solve::load_positions(path, *game_);
+    } catch (const util::UsageError& e) {
+      progress_.message(std::string("accuracy: relabelling (") + e.what() + ")");
+    }
+  }
+  std::string why;
+  if (!solve::make_solver(*game_, &why)) {
+    progress_.message("accuracy: off (" + why + ")");
+    return {};
+  }
+  solve::GenerateOptions o;
+  o.count = config_.eval_accuracy_positions;
+  o.seed = config_.seed;
+  o.min_ply = game_->info().max_game_length / 4;
+  o.solve_seconds = 2;
+  o.total_seconds = config_.eval_accuracy_seconds;
+  solve::GenerateStats stats;
+  solve::PositionSet set = solve::generate_positions(*game_, o, &stats);
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "accuracy: %zu positions labelled by the solver in %.0f s%s", set.positions.size(),
+                stats.seconds, stats.out_of_time ? " (time limit reached)" : "");
+  progress_.message(buf);
+  if (!set.positions.empty()) solve::save_positions(path, set);
+  return set;
+}
+
+// Accuracy (solve/accuracy.h) of the raw policy and of the evaluation search.
+void Trainer::evaluate_accuracy(std::int64_t step, const std::string& model, const std::string& search,
+                                std::string& summary) {
+  if (config_.eval_accuracy_positions <= 0) return;
+  if (!accuracy_set_) accuracy_set_ = accuracy_positions();
+  if (accuracy_set_->positions.empty()) return;
+  for (const auto& [label, spec] : {std::pair<std::string, std::string>{"policy", "policy:model=" + model}, {"search", search}}) {
+    const solve::AccuracyReport r = solve::measure_accuracy(*game_, *accuracy_set_, spec, config_.seed);
+    const solve::AccuracyShare& harder = r.by_difficulty.back();
+    const json line = {{"kind", "accuracy"},   {"step", step},          {"player", label},
+                       {"positions", r.all.positions}, {"share", r.all.share}, {"low", r.all.low},
+                       {"high", r.all.high},   {"harder_positions", harder.positions}, {"harder_share", harder.share},
+                       {"seconds", r.seconds}};
+    metrics_->write(line);
+    if (options_.log_json) std::cout << line.dump() << std::endl;
+    char buf[120];
+    std::snprintf(buf, sizeof buf, "  accuracy %s %.0f%% (harder %.0f%%)", label.c_str(), 100 * r.all.share, 100 * harder.share);
+    summary += buf;
+  }
+}
+
 void Trainer::evaluate() {
   const std::int64_t step = learner_->step();
   const std::string path = run_.model_path(step);
@@ -324,6 +384,7 @@ void Trainer::evaluate() {
                   result.losses, result.score());
     summary += buf;
   }
+  evaluate_accuracy(step, path, me, summary);
   progress_.message(summary);
   if (!previous_model_.empty() && previous_model_ != path) {
     // Only the newest evaluated model is needed as the next opponent; keep the directory small.
@@ -425,7 +486,7 @@ void Trainer::learner_step(bool publish) {
     write_checkpoint();
   }
   if (config_.eval_every_steps > 0 && step % config_.eval_every_steps == 0 &&
-      (!config_.eval_opponents.empty() || config_.eval_previous)) {
+      (!config_.eval_opponents.empty() || config_.eval_previous || config_.eval_accuracy_positions > 0)) {
     evaluate();
   }
   if (seconds_since(last_summary_) >= config_.summary_minutes * 60) {

@@ -13,6 +13,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <unordered_map>
 
 #include "arena/player_factory.h"
@@ -123,6 +125,41 @@ TEST(TicTacToeTraining, AMinuteOfTrainingNeverLosesToPerfectPlay) {
     std::filesystem::remove_all(untrained_options.run_dir);
   }
   EXPECT_EQ(trained.losses, 0);
+  std::filesystem::remove_all(dir);
+}
+
+// The periodic evaluation scores the raw policy and the search against the solver on a
+// set labelled once and kept in the run directory, and plots the curve.
+TEST(TicTacToeTraining, EvaluationReportsAccuracyAgainstTheSolver) {
+  register_model_players();
+  auto j = default_train_config();
+  j.merge_patch(nlohmann::json::parse(read_text_file(PZ_SOURCE_DIR "/configs/tictactoe.json")));
+  j["game"] = "tictactoe";
+  j["selfplay"]["threads"] = 1;
+  j["selfplay"]["synchronous"] = true;
+  j["learner"]["steps"] = 40;
+  j["eval"] = {{"every_steps", 20}, {"games", 2}, {"sims", 16}, {"batch", 4}, {"opponents", nlohmann::json::array()},
+               {"previous", false}, {"accuracy_positions", 25}, {"accuracy_seconds", 30.0}};
+  const auto dir = std::filesystem::temp_directory_path() / ("pz_ttt_accuracy_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  TrainOptions options;
+  options.run_dir = dir.string();
+  options.quiet = true;
+  train(parse_train_config(j), options);
+  EXPECT_TRUE(std::filesystem::exists(dir / "accuracy_positions.jsonl"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "plots" / "accuracy.svg"));
+  std::ifstream metrics(dir / "metrics.jsonl");
+  std::map<std::string, int> lines;
+  for (std::string line; std::getline(metrics, line);) {
+    const auto m = nlohmann::json::parse(line);
+    if (m.value("kind", "") != "accuracy") continue;
+    ++lines[m.at("player").get<std::string>()];
+    EXPECT_EQ(m.at("positions").get<int>(), 25);
+    EXPECT_GE(m.at("share").get<double>(), 0.0);
+    EXPECT_LE(m.at("share").get<double>(), 1.0);
+  }
+  EXPECT_EQ(lines["policy"], 2);  // steps 20 and 40
+  EXPECT_EQ(lines["search"], 2);
   std::filesystem::remove_all(dir);
 }
 
