@@ -8,6 +8,7 @@
 #include "apps/commands.h"
 #include "bench/mcts_bench.h"
 #include "bench/playout_bench.h"
+#include "bench/solve_bench.h"
 #include "bench/polyc_bench.h"
 #include "bench/nn_bench.h"
 #include "nn/backend.h"
@@ -20,7 +21,7 @@
 namespace pz::apps {
 
 void add_bench_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("bench", "benchmarks: games (random-playout throughput), mcts (search simulations/s), train (trainer rates), nn (forward passes, torch vs poly), "
+  auto* cmd = app.add_subcommand("bench", "benchmarks: games (random-playout throughput), solve (exact solvers), mcts (search simulations/s), train (trainer rates), nn (forward passes, torch vs poly), "
                                      "polyc (polyhedral compiler against gcc, Graphite and Polly)");
   cmd->require_subcommand(1);
   auto* games_cmd = cmd->add_subcommand("games", "random-playout throughput per game (games/s, moves/s)");
@@ -51,6 +52,43 @@ void add_bench_command(CLI::App& app) {
       } else {
         std::printf("%-36s %10lld %12.0f %14.0f %12.1f\n", r.game.c_str(), static_cast<long long>(r.games),
                     r.games_per_second(), r.moves_per_second(), static_cast<double>(r.moves) / static_cast<double>(r.games));
+        std::fflush(stdout);
+      }
+    }
+  });
+
+  auto* solve_cmd = cmd->add_subcommand("solve", "exact solver throughput: positions/s and nodes/s at several plies");
+  struct SolveArgs {
+    std::string game = "connect4";
+    std::vector<int> plies{8, 12, 16, 20, 24};
+    int count = 10;
+    bool weak = false, json = false;
+    double seconds = 60;
+  };
+  auto sargs = std::make_shared<SolveArgs>();
+  solve_cmd->add_option("--game,-g", sargs->game, "game spec (one with a solver: polyzero solve)")->capture_default_str();
+  solve_cmd->add_option("--plies", sargs->plies, "plies of the positions, one row each")->delimiter(',')->check(CLI::NonNegativeNumber);
+  solve_cmd->add_option("--positions", sargs->count, "positions per ply")->check(CLI::PositiveNumber)->capture_default_str();
+  solve_cmd->add_option("--seconds", sargs->seconds, "time limit per position")->check(CLI::PositiveNumber)->capture_default_str();
+  solve_cmd->add_flag("--weak", sargs->weak, "win/draw/loss only (no distances)");
+  solve_cmd->add_flag("--json", sargs->json, "one JSON object per ply");
+  solve_cmd->callback([sargs] {
+    const auto game = games::make_game(sargs->game);
+    const auto rows = bench::measure_solver(*game, sargs->plies, sargs->count, sargs->weak, sargs->seconds, 12345);
+    if (!sargs->json)
+      std::printf("%s, %s solutions\n%5s %10s %9s %12s %14s %12s\n", game->spec().to_string().c_str(), sargs->weak ? "weak" : "strong",
+                  "ply", "positions", "unsolved", "positions/s", "nodes/s", "nodes/pos");
+    for (const auto& r : rows) {
+      if (sargs->json) {
+        std::cout << nlohmann::json{{"game", game->spec().to_string()}, {"ply", r.ply}, {"positions", r.positions},
+                                    {"unsolved", r.unsolved}, {"nodes", r.nodes}, {"seconds", r.seconds},
+                                    {"positions_per_second", r.positions_per_second()}, {"nodes_per_second", r.nodes_per_second()}}
+                         .dump()
+                  << std::endl;
+      } else {
+        const int tried = r.positions + r.unsolved;
+        std::printf("%5d %10d %9d %12.2f %14.0f %12.0f\n", r.ply, r.positions, r.unsolved, r.positions_per_second(),
+                    r.nodes_per_second(), tried ? static_cast<double>(r.nodes) / tried : 0.0);
         std::fflush(stdout);
       }
     }

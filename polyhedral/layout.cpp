@@ -262,7 +262,8 @@ std::map<std::string, ArrayLayout> choose_layouts(const std::vector<const Scop*>
     if (layout.shape.fixed) continue;
     const auto [suited, all] = agree[name];
     const long long percent = all > 0 ? static_cast<long long>(100 * suited / all + 0.5) : 100;
-    layout.reason = dim_name(layout.shape, layout.order.back()) + " innermost, " + layout.reason + "; " + str(percent) +
+    const std::string decided = layout.reason.empty() ? "the declared order (no access could decide)" : layout.reason;
+    layout.reason = dim_name(layout.shape, layout.order.back()) + " innermost, " + decided + "; " + str(percent) +
                     "% of the instances touching it are contiguous or broadcast";
   }
   return layouts;

@@ -126,30 +126,6 @@ int Connect4Solver::solve_position(const Position& p, bool weak) {
   return lo;
 }
 
-Connect4Solver::Position Connect4Solver::position_of(const std::vector<int>& columns) const {
-  Position p;
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    const int c = columns[i];
-    if (c < 0 || c >= width_ || (p.mask & column_mask(c)) == column_mask(c))
-      throw std::invalid_argument("connect4 solver: move " + std::to_string(i + 1) + " (column " + std::to_string(c + 1) +
-                                  ") cannot be played");
-    const std::uint64_t move = (p.mask + (std::uint64_t{1} << (c * (height_ + 1)))) & column_mask(c);
-    if (winning_cells(p.current, p.mask) & move)
-      throw std::invalid_argument("connect4 solver: the game is over after move " + std::to_string(i + 1));
-    p = played(p, move);
-  }
-  return p;
-}
-
-std::optional<int> Connect4Solver::score(const std::vector<int>& columns, bool weak, const SolveOptions& options) {
-  const Position p = position_of(columns);
-  if (p.moves >= cells_) throw std::invalid_argument("connect4 solver: the board is full");
-  budget_.start(options);
-  const int s = solve_position(p, weak);
-  if (budget_.exhausted()) return std::nullopt;
-  return s;
-}
-
 int Connect4Solver::plies_for_score(int score, int moves) const {
   if (score == 0) return cells_ - moves;
   // The winner's last disc is disc n + 1, where (cells + 1 − n) / 2 = |score| and n has the

@@ -26,14 +26,11 @@ class Connect4Solver final : public Solver {
   std::string name() const override { return "connect4 bitboard negamax"; }
   Solution solve(const games::State& state, const SolveOptions& options) override;
 
-  // The score of the position after `columns` (0-based) for the player to move: > 0 a win
-  // (W·H + 1 − n)/2 where n is the number of discs before the winning one; 0 a draw;
-  // < 0 a loss. `weak`: only the sign is exact. nullopt when the budget ran out.
-  std::optional<int> score(const std::vector<int>& columns, bool weak, const SolveOptions& options);
-  // Plies to the end of the game for a score at a position where `moves` discs are down.
-  int plies_for_score(int score, int moves) const;
-
  private:
+  // Scores are for the mover: (W·H + 1 − n)/2 > 0 when it wins with disc n + 1, 0 a draw,
+  // the opposite of the opponent's score when it loses. The plies to the end of the game
+  // for a score at a position where `moves` discs are down:
+  int plies_for_score(int score, int moves) const;
   struct Position {
     std::uint64_t current = 0, mask = 0;  // the mover's discs, every disc
     int moves = 0;
@@ -45,7 +42,6 @@ class Connect4Solver final : public Solver {
   static Position played(const Position& p, std::uint64_t move);
   int negamax(const Position& p, int alpha, int beta);
   int solve_position(const Position& p, bool weak);
-  Position position_of(const std::vector<int>& columns) const;
   std::uint64_t column_mask(int column) const;
 
   int width_, height_, cells_;

@@ -40,6 +40,20 @@ bool has_immediate_win(const games::State& state) {
 
 }  // namespace
 
+std::unique_ptr<games::State> quiet_random_position(const games::Game& game, int ply, util::Rng& rng) {
+  auto state = game.new_initial_state();
+  std::vector<games::Action> legal, quiet;
+  while (state->current_player() >= 0 && state->move_number() < ply) {
+    state->legal_actions(legal);
+    quiet.clear();
+    for (games::Action a : legal)
+      if (!state->may_end_game(a)) quiet.push_back(a);
+    const auto& from = quiet.empty() ? legal : quiet;
+    state->apply_action(from[rng.below(static_cast<std::uint32_t>(from.size()))]);
+  }
+  return state->current_player() >= 0 ? std::move(state) : nullptr;
+}
+
 bool found_by_one_ply(const games::State& state, const std::vector<MoveValue>& moves, int value) {
   if (has_immediate_win(state)) return true;
   for (const MoveValue& m : moves) {

@@ -20,6 +20,7 @@
 
 #include "games/game.h"
 #include "solve/solver.h"
+#include "util/rng.h"
 
 namespace pz::solve {
 
@@ -59,6 +60,10 @@ struct GenerateStats {
 
 // Throws util::UsageError when the game has no solver or the options are out of range.
 PositionSet generate_positions(const games::Game& game, const GenerateOptions& options, GenerateStats* stats = nullptr);
+
+// A position `ply` uniformly random moves in, avoiding moves that may end the game while
+// others exist (so games last); nullptr when the game ended anyway. For tests and benchmarks.
+std::unique_ptr<games::State> quiet_random_position(const games::Game& game, int ply, util::Rng& rng);
 
 // Whether one ply of lookahead finds a correct move in `state` (see LabelledPosition).
 bool found_by_one_ply(const games::State& state, const std::vector<MoveValue>& moves, int value);

@@ -202,6 +202,11 @@ expect_status 2 "$pz" accuracy --game connect4 --player random --positions gener
 expect_err "generate:N"
 expect_status 2 "$pz" accuracy --game connect4 --player random --plies 9-3
 expect_err "--plies '9-3'"
+expect_status 0 "$pz" bench solve --game connect4 --plies 20,26 --positions 2 --json
+expect_out '"ply":26'
+expect_out '"nodes_per_second"'
+expect_status 2 "$pz" bench solve --game 2048
+expect_err "two-player"
 
 if [[ $failures -gt 0 ]]; then
   echo "$failures CLI check(s) failed"

@@ -6,27 +6,11 @@
 #include "games/registry.h"
 #include "solve/connect4_solver.h"
 #include "solve/minimax_solver.h"
+#include "solve/position_set.h"
 #include "util/rng.h"
 
 namespace pz::solve {
 namespace {
-
-// A position `plies` random moves in that is not over (nullptr when the game ended first).
-// Moves that may end the game are avoided while others exist, so games last.
-std::unique_ptr<games::State> random_position(const games::Game& game, int plies, util::Rng& rng) {
-  auto state = game.new_initial_state();
-  std::vector<games::Action> legal, quiet;
-  for (int i = 0; i < plies; ++i) {
-    if (state->current_player() < 0) return nullptr;
-    state->legal_actions(legal);
-    quiet.clear();
-    for (games::Action a : legal)
-      if (!state->may_end_game(a)) quiet.push_back(a);
-    const auto& from = quiet.empty() ? legal : quiet;
-    state->apply_action(from[rng.below(static_cast<std::uint32_t>(from.size()))]);
-  }
-  return state->current_player() < 0 ? nullptr : std::move(state);
-}
 
 // Plain minimax without pruning or tables: the value for the player to move.
 int plain_minimax(const games::State& state) {
@@ -67,7 +51,7 @@ TEST(SolverTest, ConnectFourAgreesWithGenericAlphaBetaOnLatePositions) {
   util::Rng rng(5);
   int checked = 0;
   for (int i = 0; i < 40; ++i) {
-    auto state = random_position(*game, 26 + static_cast<int>(rng.below(8)), rng);
+    auto state = quiet_random_position(*game, 26 + static_cast<int>(rng.below(8)), rng);
     if (!state) continue;
     expect_same_values(bitboard.solve(*state, kEveryMove), generic.solve(*state, kEveryMove), state->serialize());
     ++checked;
@@ -92,7 +76,7 @@ TEST(SolverTest, ConnectFourDistancesArePlayedOut) {
   util::Rng rng(9);
   int checked = 0;
   for (int i = 0; i < 12; ++i) {
-    auto state = random_position(*game, 22 + static_cast<int>(rng.below(8)), rng);
+    auto state = quiet_random_position(*game, 22 + static_cast<int>(rng.below(8)), rng);
     if (!state) continue;
     const Solution root = solver.solve(*state, kEveryMove);
     ASSERT_TRUE(root.complete && root.plies);
@@ -158,7 +142,7 @@ TEST(SolverTest, OthelloEndgamesAgreeWithPlainMinimax) {
   util::Rng rng(3);
   int checked = 0;
   for (int i = 0; i < 30 && checked < 8; ++i) {
-    auto state = random_position(*game, 20 + static_cast<int>(rng.below(5)), rng);
+    auto state = quiet_random_position(*game, 20 + static_cast<int>(rng.below(5)), rng);
     if (!state) continue;
     EXPECT_EQ(solver.solve(*state, SolveOptions{}).value, plain_minimax(*state)) << state->serialize();
     ++checked;
