@@ -5,6 +5,7 @@
 #include "games/connect4.h"
 #include "solve/connect4_solver.h"
 #include "solve/minimax_solver.h"
+#include "solve/othello_solver.h"
 
 namespace pz::solve {
 
@@ -12,6 +13,7 @@ std::unique_ptr<Solver> make_solver(const games::Game& game, std::string* why) {
   try {
     if (const auto* c4 = dynamic_cast<const games::Connect4Game*>(&game))
       return std::make_unique<Connect4Solver>(c4->width(), c4->height());
+    if (game.info().name == "othello" && game.info().num_distinct_actions == 65) return std::make_unique<OthelloSolver>();
     return std::make_unique<MinimaxSolver>(game);
   } catch (const std::invalid_argument& e) {
     if (why) *why = e.what();

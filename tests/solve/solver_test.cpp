@@ -6,6 +6,7 @@
 #include "games/registry.h"
 #include "solve/connect4_solver.h"
 #include "solve/minimax_solver.h"
+#include "solve/othello_solver.h"
 #include "solve/position_set.h"
 #include "util/rng.h"
 
@@ -148,6 +149,23 @@ TEST(SolverTest, OthelloEndgamesAgreeWithPlainMinimax) {
     ++checked;
   }
   EXPECT_GE(checked, 4);
+}
+
+TEST(SolverTest, OthelloBitboardEndgamesAgreeWithGenericAlphaBeta) {
+  const auto game = games::make_game("othello");
+  OthelloSolver bitboard(1 << 16);
+  MinimaxSolver generic(*game);
+  util::Rng rng(21);
+  int checked = 0;
+  for (int i = 0; i < 40 && checked < 12; ++i) {
+    auto state = quiet_random_position(*game, 48 + static_cast<int>(rng.below(4)), rng);
+    if (!state) continue;
+    expect_same_values(bitboard.solve(*state, kEveryMove), generic.solve(*state, kEveryMove), state->serialize());
+    ++checked;
+  }
+  EXPECT_GE(checked, 8);
+  EXPECT_NE(dynamic_cast<OthelloSolver*>(make_solver(*game).get()), nullptr) << "8x8 Othello gets the bitboard solver";
+  EXPECT_EQ(dynamic_cast<OthelloSolver*>(make_solver(*games::make_game("othello:size=6")).get()), nullptr);
 }
 
 TEST(SolverTest, GamesWithoutASolverAreRefusedWithTheReason) {
