@@ -1,4 +1,4 @@
-// Hex on a size×size rhombus (options: size 5..19, default 11; swap, default true).
+// Hex on a size×size rhombus (options: size 2..19, default 11; swap, default true).
 //
 // Rules. Players alternately place a stone on an empty cell. Black (seat 0, 'X') moves
 // first and wins by joining the top edge (row 1) to the bottom edge (row size) with a chain
@@ -70,7 +70,7 @@ namespace pz::games {
 
 class HexGame final : public Game {
  public:
-  static constexpr int kMinSize = 5, kMaxSize = 19;
+  static constexpr int kMinSize = 2, kMaxSize = 19;
   static constexpr int kMaxCells = kMaxSize * kMaxSize;
   // Virtual edge nodes of the union-find, after the largest board's cells.
   static constexpr int kTop = kMaxCells, kBottom = kMaxCells + 1, kLeft = kMaxCells + 2, kRight = kMaxCells + 3;

@@ -26,7 +26,7 @@ done
 # games
 expect_status 0 "$pz" games
 for g in tictactoe connect4 hex othello go breakthrough; do expect_out "$g"; done
-expect_out "size (int, 5..19, default 11)"
+expect_out "size (int, 2..19, default 11)"
 expect_status 0 "$pz" games --json
 echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d)>=6; assert {"name","family","options"} <= set(d[0])' \
   || fail "games --json is not the expected JSON"

@@ -130,7 +130,7 @@ TEST(Hex, InfoAndOptions) {
   auto defaults = entry.options.resolve({}, "game 'hex'");
   EXPECT_EQ(defaults.get_int("size"), 11);
   EXPECT_TRUE(defaults.get_bool("swap"));
-  EXPECT_THROW(entry.options.resolve({{"size", "4"}}, "game 'hex'"), util::UsageError);
+  EXPECT_THROW(entry.options.resolve({{"size", "1"}}, "game 'hex'"), util::UsageError);
   EXPECT_THROW(entry.options.resolve({{"size", "20"}}, "game 'hex'"), util::UsageError);
   EXPECT_THROW(entry.options.resolve({{"swap", "maybe"}}, "game 'hex'"), util::UsageError);
 }

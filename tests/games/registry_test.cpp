@@ -47,7 +47,7 @@ TEST(Registry, BadOptionsAreExplained) {
   EXPECT_NE(error_of("connect4:depth=3").find("valid options: width, height"), std::string::npos);
   EXPECT_NE(error_of("connect4:width=3").find("4..9"), std::string::npos);
   EXPECT_NE(error_of("connect4:width=9,height=7").find("at most 64"), std::string::npos);
-  EXPECT_NE(error_of("hex:size=4").find("5..19"), std::string::npos);
+  EXPECT_NE(error_of("hex:size=1").find("2..19"), std::string::npos);
   EXPECT_NE(error_of("go:size=20").find("5..19"), std::string::npos);
   EXPECT_NE(error_of("othello:size=7").find("even"), std::string::npos);
 }

@@ -137,6 +137,29 @@ TEST(SolverTest, TicTacToeIsADrawFromEveryOpening) {
   for (const MoveValue& m : s.moves) EXPECT_EQ(m.value, 0) << m.action;
 }
 
+// The first player wins Hex (Nash's strategy-stealing argument); on 3×3 the centre wins,
+// on 4×4 the two central cells of the short diagonal do.
+TEST(SolverTest, SmallHexIsAFirstPlayerWinFromTheCentre) {
+  for (const auto& [spec, centre] : {std::pair<std::string, std::vector<std::string>>{"hex:size=3,swap=false", {"b2"}},
+                                     {"hex:size=4,swap=false", {"c2", "b3"}}}) {
+    const auto game = games::make_game(spec);
+    MinimaxSolver solver(*game);
+    const auto start = game->new_initial_state();
+    const Solution s = solver.solve(*start, kEveryMove);
+    ASSERT_TRUE(s.complete) << spec;
+    EXPECT_EQ(s.value, 1) << spec;
+    for (const std::string& cell : centre) {
+      const auto action = start->parse_action(cell);
+      ASSERT_TRUE(action) << cell;
+      for (const MoveValue& m : s.moves)
+        if (m.action == *action) EXPECT_EQ(m.value, 1) << spec << " " << cell;
+    }
+    int winning = 0;
+    for (const MoveValue& m : s.moves) winning += m.value == 1;
+    EXPECT_LT(winning, static_cast<int>(s.moves.size())) << spec << ": some openings lose";
+  }
+}
+
 TEST(SolverTest, OthelloEndgamesAgreeWithPlainMinimax) {
   const auto game = games::make_game("othello:size=6");
   MinimaxSolver solver(*game);
