@@ -9,6 +9,7 @@
 
 #include "apps/commands.h"
 #include "apps/game_args.h"
+#include "arena/player_factory.h"
 #include "solve/accuracy.h"
 #include "util/error.h"
 
@@ -67,6 +68,8 @@ void add_accuracy_command(CLI::App& app) {
   cmd->add_flag("--json", args->json, "one JSON object per player");
   cmd->callback([args] {
     const auto game = args->game.make();
+    // A misspelt player is an error now, not after minutes of labelling.
+    for (const std::string& spec : args->players) arena::make_player(spec, *game, args->seed);
     solve::PositionSet set;
     const std::string prefix = "generate:";
     if (args->positions.rfind(prefix, 0) == 0) {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -139,6 +140,7 @@ void save_positions(const std::string& path, const PositionSet& set) {
 }
 
 PositionSet load_positions(const std::string& path, const games::Game& game) {
+  if (std::filesystem::is_directory(path)) throw util::UsageError(path + " is a directory, not a position set file");
   std::ifstream in(path);
   if (!in) throw util::UsageError("cannot read position set " + path);
   PositionSet set;

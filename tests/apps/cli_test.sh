@@ -202,6 +202,10 @@ expect_status 2 "$pz" accuracy --game connect4 --player random --positions gener
 expect_err "generate:N"
 expect_status 2 "$pz" accuracy --game connect4 --player random --plies 9-3
 expect_err "--plies '9-3'"
+expect_status 2 "$pz" accuracy --game connect4 --player nosuch --positions generate:100000
+expect_err "unknown player 'nosuch'"
+expect_status 2 "$pz" accuracy --game connect4 --player random --positions "$tmp"
+expect_err "is a directory"
 expect_status 0 "$pz" bench solve --game connect4 --plies 20,26 --positions 2 --json
 expect_out '"ply":26'
 expect_out '"nodes_per_second"'
