@@ -24,16 +24,14 @@ std::size_t prime_at_least(std::size_t n) {
 }  // namespace
 
 Connect4Solver::Connect4Solver(int width, int height, std::size_t table_entries)
-    : width_(width), height_(height), cells_(width * height) {
+    : width_(width), height_(height), cells_(width * height),
+      table_entries_(prime_at_least(std::max<std::size_t>(table_entries, 1024))) {
   if (width < 1 || height < 1 || width * (height + 1) > 64)
     throw std::invalid_argument("connect4 solver: a " + std::to_string(width) + "x" + std::to_string(height) +
                                 " board does not fit the bitboard (width x (height + 1) <= 64)");
   for (int c = 0; c < width; ++c) bottom_ |= std::uint64_t{1} << (c * (height + 1));
   board_ = bottom_ * ((std::uint64_t{1} << height) - 1);
   for (int i = 0; i < width; ++i) order_.push_back(width / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2);
-  const std::size_t size = prime_at_least(std::max<std::size_t>(table_entries, 1024));
-  keys_.assign(size, 0);
-  values_.assign(size, 0);
 }
 
 std::uint64_t Connect4Solver::column_mask(int column) const {
@@ -140,6 +138,7 @@ Solution Connect4Solver::solve(const games::State& state, const SolveOptions& op
   const auto* c4 = dynamic_cast<const games::Connect4State*>(&state);
   if (!c4) throw std::invalid_argument("connect4 solver: not a Connect Four position");
   if (state.current_player() < 0) throw std::invalid_argument("connect4 solver: the game is over");
+  if (keys_.empty()) keys_.assign(table_entries_, 0), values_.assign(table_entries_, 0);
   budget_.start(options);
   // The position from the board: the mover's discs and every disc.
   const int mover = state.current_player();

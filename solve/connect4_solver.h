@@ -21,7 +21,8 @@ namespace pz::solve {
 
 class Connect4Solver final : public Solver {
  public:
-  // `table_entries`: transposition-table size (rounded to a prime; 9 bytes each).
+  // `table_entries`: transposition-table size (rounded to a prime; 9 bytes each), allocated
+  // by the first solve(), so that asking make_solver() whether a game has one costs nothing.
   Connect4Solver(int width, int height, std::size_t table_entries = std::size_t{1} << 23);
   std::string name() const override { return "connect4 bitboard negamax"; }
   Solution solve(const games::State& state, const SolveOptions& options) override;
@@ -47,6 +48,7 @@ class Connect4Solver final : public Solver {
   int width_, height_, cells_;
   std::uint64_t bottom_ = 0, board_ = 0;
   std::vector<int> order_;  // columns, centre first
+  std::size_t table_entries_;
   std::vector<std::uint64_t> keys_;
   std::vector<std::int8_t> values_;  // upper bound + cells/2 + 1; 0: empty
   SearchBudget budget_;

@@ -21,7 +21,7 @@ int sign(int x) { return (x > 0) - (x < 0); }
 
 }  // namespace
 
-OthelloSolver::OthelloSolver(std::size_t table_entries) : table_(std::max<std::size_t>(table_entries, 1024)) {}
+OthelloSolver::OthelloSolver(std::size_t table_entries) : table_entries_(std::max<std::size_t>(table_entries, 1024)) {}
 
 int OthelloSolver::negamax(std::uint64_t own, std::uint64_t opp, int alpha, int beta, bool passed) {
   if (budget_.spend()) return 0;
@@ -91,6 +91,7 @@ Solution OthelloSolver::solve(const games::State& state, const SolveOptions& opt
     if (owner == mover) own |= std::uint64_t{1} << cell;
     else if (owner >= 0) opp |= std::uint64_t{1} << cell;
   }
+  if (table_.empty()) table_.resize(table_entries_);
   budget_.start(options);
   Solution s;
   s.value = negamax(own, opp, -1, 1, false);

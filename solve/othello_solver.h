@@ -17,6 +17,7 @@ namespace pz::solve {
 
 class OthelloSolver final : public Solver {
  public:
+  // The table (24 bytes an entry) is allocated by the first solve().
   explicit OthelloSolver(std::size_t table_entries = std::size_t{1} << 22);
   std::string name() const override { return "othello 8x8 bitboard endgame"; }
   Solution solve(const games::State& state, const SolveOptions& options) override;
@@ -28,6 +29,7 @@ class OthelloSolver final : public Solver {
     std::uint64_t own = 0, opp = 0;
     std::int8_t lower = -2, upper = 2;
   };
+  std::size_t table_entries_;
   std::vector<Entry> table_;
   SearchBudget budget_;
 };

@@ -152,7 +152,9 @@ TEST(SolverTest, SmallHexIsAFirstPlayerWinFromTheCentre) {
       const auto action = start->parse_action(cell);
       ASSERT_TRUE(action) << cell;
       for (const MoveValue& m : s.moves)
-        if (m.action == *action) EXPECT_EQ(m.value, 1) << spec << " " << cell;
+        if (m.action == *action) {
+          EXPECT_EQ(m.value, 1) << spec << " " << cell;
+        }
     }
     int winning = 0;
     for (const MoveValue& m : s.moves) winning += m.value == 1;
