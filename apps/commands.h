@@ -17,5 +17,9 @@ void add_lr_command(CLI::App& app);
 void add_polyc_command(CLI::App& app);
 void add_solve_command(CLI::App& app);
 void add_accuracy_command(CLI::App& app);
+void add_gtp_command(CLI::App& app);
+void add_tournament_command(CLI::App& app);
+void add_sprt_command(CLI::App& app);
+void add_replay_command(CLI::App& app);
 
 }  // namespace pz::apps

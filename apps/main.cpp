@@ -31,6 +31,10 @@ int main(int argc, char** argv) {
   pz::apps::add_train_command(app);
   pz::apps::add_play_command(app);
   pz::apps::add_match_command(app);
+  pz::apps::add_tournament_command(app);
+  pz::apps::add_sprt_command(app);
+  pz::apps::add_replay_command(app);
+  pz::apps::add_gtp_command(app);
   pz::apps::add_games_command(app);
   pz::apps::add_perft_command(app);
   pz::apps::add_bench_command(app);

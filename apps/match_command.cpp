@@ -42,10 +42,16 @@ void add_match_command(CLI::App& app) {
     const auto result = arena::play_match(*game, args->match, [&](const arena::GameResult& g) {
       if (!per_game) return;
       if (solo) {
-        std::printf("game %3d  p1 score %g  %zu moves\n", g.index + 1, g.returns.at(0), g.moves.size());
+        std::printf("game %3d  p1 score %g  %zu moves", g.index + 1, g.returns.at(0), g.moves.size());
+        if (g.forfeit_seat >= 0) std::printf("  p1 %s", g.termination.c_str());
+        std::printf("\n");
       } else {
-        std::printf("game %3d  p1 as %s  %-4s  %zu moves\n", g.index + 1, g.p1_seat == 0 ? "first " : "second",
+        std::printf("game %3d  p1 as %s  %-4s  %zu moves", g.index + 1, g.p1_seat == 0 ? "first " : "second",
                     arena::outcome_name(g.p1_outcome), g.moves.size());
+        if (g.forfeit_seat >= 0) {
+          std::printf("  %s %s", g.forfeit_seat == g.p1_seat ? "p1" : "p2", g.termination.c_str());
+        }
+        std::printf("\n");
       }
       std::fflush(stdout);
     });
@@ -59,7 +65,8 @@ void add_match_command(CLI::App& app) {
       for (const auto& g : result.games) {
         games.push_back({{"index", g.index}, {"p1_seat", g.p1_seat}, {"result", arena::outcome_name(g.p1_outcome)},
                          {"returns", g.returns}, {"moves", g.moves}, {"final_state", g.final_state},
-                         {"cut_short", g.cut_short}});
+                         {"cut_short", g.cut_short}, {"termination", g.termination}});
+        if (g.forfeit_seat >= 0) games.back()["forfeit_by"] = g.forfeit_seat == g.p1_seat ? "p1" : "p2";
       }
       nlohmann::json out{{"game", result.game}, {"p1", result.p1}, {"p2", result.p2}, {"wins", result.wins},
                          {"draws", result.draws}, {"losses", result.losses}, {"games", result.played()},

@@ -1,6 +1,5 @@
 // polyzero train: the self-play trainer (nn/trainer.h). This file only assembles the config
 // (defaults ← configs/<game>.json ← --config ← --set ← --steps), handles signals and prints.
-#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,20 +15,11 @@
 #include "nn/train_config.h"
 #include "nn/trainer.h"
 #include "util/error.h"
+#include "util/stop_signal.h"
 
 namespace pz::apps {
 
 namespace {
-
-std::atomic<bool> g_stop{false};
-
-void on_signal(int sig) {
-  if (g_stop.exchange(true)) {
-    // Second Ctrl-C: the user means it.
-    ::signal(sig, SIG_DFL);
-    ::raise(sig);
-  }
-}
 
 std::string default_run_dir(const std::string& game_name) {
   const std::time_t now = std::time(nullptr);
@@ -77,7 +67,6 @@ void add_train_command(CLI::App& app) {
     options.quiet = args->quiet;
     options.log_json = args->log_json;
     options.minutes = args->minutes;
-    options.stop = &g_stop;
     if (!args->resume.empty()) {
       if (!args->run_dir.empty() || !args->config_file.empty() || !args->set.empty()) {
         throw util::UsageError("--resume continues a run with its own config.json: --run-dir, --config and --set do not apply");
@@ -99,11 +88,7 @@ void add_train_command(CLI::App& app) {
       std::cout << config.resolved.dump(2) << std::endl;
       return;
     }
-    struct sigaction sa {};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
+    options.stop = &util::install_stop_signal_handlers();
     const auto result = nn::train(config, options);
     if (args->quiet && !args->log_json) {
       std::cout << (result.interrupted ? "interrupted" : "finished") << " at step " << result.step << "; "

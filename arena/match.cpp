@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "arena/player_factory.h"
@@ -15,14 +16,35 @@
 namespace pz::arena {
 namespace {
 
-std::uint64_t mix(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
+// players[seat]'s action, or nullopt when it forfeits (recorded in `result`).
+std::optional<games::Action> ask(Player& player, const games::State& state, games::Player seat, GameResult& result) {
+  try {
+    return player.choose_action(state, seat);
+  } catch (const Forfeit& forfeit) {
+    result.forfeit_seat = seat;
+    result.termination = forfeit.what();
+    return std::nullopt;
+  }
+}
+
+// A loss for the seat that forfeited and, in two-player games, a win for the other; a single
+// player keeps its score so far.
+std::vector<double> forfeit_returns(const games::Game& game, const games::State& state, games::Player forfeit_seat) {
+  std::vector<double> returns = state.returns();
+  if (returns.size() == 1) return returns;
+  if (returns.size() == 2) returns[static_cast<std::size_t>(1 - forfeit_seat)] = game.info().max_return;
+  returns[static_cast<std::size_t>(forfeit_seat)] = game.info().min_return;
+  return returns;
+}
+
+}  // namespace
+
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
   std::uint64_t z = seed ^ (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
 }
-
-}  // namespace
 
 const char* outcome_name(Outcome outcome) {
   switch (outcome) {
@@ -34,6 +56,14 @@ const char* outcome_name(Outcome outcome) {
 }
 
 GameResult play_game(const games::Game& game, std::span<Player* const> players, util::Rng& chance_rng, int max_moves) {
+  PlayOptions options;
+  options.max_moves = max_moves;
+  return play_game(game, players, chance_rng, options);
+}
+
+GameResult play_game(const games::Game& game, std::span<Player* const> players, util::Rng& chance_rng,
+                     const PlayOptions& options) {
+  const int max_moves = options.max_moves;
   const int seats = game.info().num_players;
   if (static_cast<int>(players.size()) != seats) {
     throw std::invalid_argument("play_game: " + game.info().name + " needs " + std::to_string(seats) + " players");
@@ -43,6 +73,10 @@ GameResult play_game(const games::Game& game, std::span<Player* const> players, 
   GameResult result;
   std::vector<games::Action> joint;
   while (!state->is_terminal()) {
+    if (options.should_stop && options.should_stop()) {
+      result.interrupted = true;
+      break;
+    }
     if (max_moves > 0 && state->move_number() >= max_moves) {
       result.cut_short = true;
       break;
@@ -50,7 +84,10 @@ GameResult play_game(const games::Game& game, std::span<Player* const> players, 
     const auto before = state->clone();
     if (state->is_simultaneous_node()) {
       joint.clear();
-      for (int seat = 0; seat < seats; ++seat) joint.push_back(players[seat]->choose_action(*state, seat));
+      for (int seat = 0; seat < seats && result.forfeit_seat < 0; ++seat) {
+        if (auto action = ask(*players[seat], *state, seat, result)) joint.push_back(*action);
+      }
+      if (result.forfeit_seat >= 0) break;
       for (int seat = 0; seat < seats; ++seat) {
         result.moves.push_back(state->action_to_string(seat, joint[static_cast<std::size_t>(seat)]));
       }
@@ -61,13 +98,21 @@ GameResult play_game(const games::Game& game, std::span<Player* const> players, 
       continue;
     }
     const games::Player mover = state->current_player();
-    const games::Action action =
-        mover == games::kChancePlayer ? mcts::sample_chance_outcome(*state, chance_rng) : players[mover]->choose_action(*state, mover);
-    result.moves.push_back(state->action_to_string(mover, action));
-    state->apply_checked(action);
-    for (Player* p : players) p->observe_action(*before, action);
+    const bool from_opening = result.opening_plies < static_cast<int>(options.opening.size());
+    const std::optional<games::Action> action =
+        from_opening                        ? options.opening[static_cast<std::size_t>(result.opening_plies++)]
+        : mover == games::kChancePlayer     ? mcts::sample_chance_outcome(*state, chance_rng)
+                                            : ask(*players[mover], *state, mover, result);
+    if (!action) break;
+    result.moves.push_back(state->action_to_string(mover, *action));
+    state->apply_checked(*action);
+    for (Player* p : players) p->observe_action(*before, *action);
   }
   result.final_state = state->serialize();
+  if (result.forfeit_seat >= 0) {
+    result.returns = forfeit_returns(game, *state, result.forfeit_seat);
+    return result;
+  }
   result.returns = result.cut_short ? std::vector<double>(static_cast<std::size_t>(seats), 0.0) : state->returns();
   if (result.cut_short && seats == 1) result.returns = state->returns();  // a score so far is still a score
   return result;
@@ -125,15 +170,15 @@ MatchResult play_match(const games::Game& game, const MatchOptions& options,
         const auto i = static_cast<std::uint64_t>(index);
         GameResult result, p2_result;
         if (solo) {
-          auto p1 = make_player(options.p1, game, mix(options.seed, i, 1));
+          auto p1 = make_player(options.p1, game, derive_seed(options.seed, i, 1));
           Player* seat[1] = {p1.get()};
-          util::Rng chance(mix(options.seed, i, 3));
+          util::Rng chance(derive_seed(options.seed, i, 3));
           result = play_game(game, seat, chance, options.max_moves);
           p2_result.returns = result.returns;  // no p2: a draw with itself
           if (!options.p2.empty()) {
-            auto p2 = make_player(options.p2, game, mix(options.seed, i, 2));
+            auto p2 = make_player(options.p2, game, derive_seed(options.seed, i, 2));
             seat[0] = p2.get();
-            util::Rng same_chance(mix(options.seed, i, 3));
+            util::Rng same_chance(derive_seed(options.seed, i, 3));
             p2_result = play_game(game, seat, same_chance, options.max_moves);
             p2_result.index = index;
           }
@@ -141,9 +186,9 @@ MatchResult play_match(const games::Game& game, const MatchOptions& options,
           result.p1_outcome = mine > theirs ? Outcome::kWin : mine < theirs ? Outcome::kLoss : Outcome::kDraw;
         } else {
           result.p1_seat = index % 2;
-          auto p1 = make_player(options.p1, game, mix(options.seed, i, 1));
-          auto p2 = make_player(options.p2, game, mix(options.seed, i, 2));
-          util::Rng chance(mix(options.seed, i, 3));
+          auto p1 = make_player(options.p1, game, derive_seed(options.seed, i, 1));
+          auto p2 = make_player(options.p2, game, derive_seed(options.seed, i, 2));
+          util::Rng chance(derive_seed(options.seed, i, 3));
           Player* seat[2] = {p1.get(), p2.get()};
           if (result.p1_seat == 1) std::swap(seat[0], seat[1]);
           const int p1_seat = result.p1_seat;

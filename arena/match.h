@@ -44,6 +44,14 @@ struct GameResult {
   std::vector<double> returns;
   Outcome p1_outcome = Outcome::kDraw;
   bool cut_short = false;
+  // A game a player gave up from choose_action (a Forfeit, arena/player.h) ends there: the
+  // seat that forfeited, and the reason ("resigned", "engine failure: …"). In two-player
+  // games its returns are the game's min_return and the other seat's its max_return (a
+  // loss and a win); a single player keeps the score it had. -1 and empty otherwise.
+  int forfeit_seat = -1;
+  std::string termination;
+  int opening_plies = 0;     // moves that came from PlayOptions::opening
+  bool interrupted = false;  // PlayOptions::should_stop ended it: not a result
 };
 
 struct MatchResult {
@@ -56,8 +64,23 @@ struct MatchResult {
   double score() const { return played() > 0 ? (wins + 0.5 * draws) / played() : 0.0; }
 };
 
-// Plays one game, seats[i] playing seat i (as many players as the game has).
+// How play_game plays a game beyond its players.
+struct PlayOptions {
+  int max_moves = 0;                   // 0: no limit beyond the game's; a game cut short is a draw
+  std::vector<games::Action> opening;  // played first, as if chosen (chance outcomes included)
+  std::function<bool()> should_stop;   // asked before every move; true ends the game unfinished
+};
+
+// Plays one game, seats[i] playing seat i (as many players as the game has). A Forfeit
+// thrown by a player ends the game as a loss for its seat (see GameResult). Players are
+// told of opening moves through observe_action like any other move.
 GameResult play_game(const games::Game& game, std::span<Player* const> seats, util::Rng& chance_rng, int max_moves = 0);
+GameResult play_game(const games::Game& game, std::span<Player* const> seats, util::Rng& chance_rng,
+                     const PlayOptions& options);
+
+// A seed derived from `seed` and two indices (SplitMix64 finaliser): the players', the
+// chance outcomes' and the openings' generators of game `a` of a match or tournament.
+std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t a, std::uint64_t b);
 // Mean and standard error of the mean of the first seat's returns over `games`.
 struct ScoreSummary {
   double mean = 0, stderr_mean = 0, min = 0, max = 0;

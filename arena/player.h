@@ -4,11 +4,34 @@
 #pragma once
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "games/game.h"
 
 namespace pz::arena {
+
+// Thrown by Player::choose_action when the player gives the game up: the game ends there as
+// a loss for its seat, and what() is recorded as the reason (arena/match.h). Anything else
+// a player throws is an error of the program and stops the match.
+class Forfeit : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The player resigned ("resigned").
+class Resignation final : public Forfeit {
+ public:
+  Resignation() : Forfeit("resigned") {}
+};
+
+// An external engine could not go on: it crashed, hung past its time limit, answered
+// garbage, refused a command or answered an illegal move. what() is "engine failure: "
+// followed by `reason`.
+class EngineFailure final : public Forfeit {
+ public:
+  explicit EngineFailure(const std::string& reason) : Forfeit("engine failure: " + reason) {}
+};
 
 class Player {
  public:
@@ -23,6 +46,7 @@ class Player {
 
   // The action for `seat` in `state`: at a decision node `seat` is the player to move; at a
   // simultaneous node it is this player's seat. Never called at chance or terminal nodes.
+  // Throws a Forfeit to give the game up.
   virtual games::Action choose_action(const games::State& state, games::Player seat) = 0;
 
   // Told of every action applied to the game (this player's own included) so that players

@@ -1,6 +1,7 @@
 #include "arena/player_factory.h"
 
 #include "arena/basic_players.h"
+#include "arena/gtp_player.h"
 #include "arena/search_players.h"
 #include "util/error.h"
 
@@ -131,6 +132,19 @@ std::vector<PlayerKind>& mutable_player_kinds() {
                    return std::unique_ptr<Player>(
                        std::make_unique<MctsPlayer>(spec.to_string(), game, config, selection, std::move(evaluator), s,
                                                     v.get_int("worlds")));
+                 }});
+    util::OptionSchema gtp_options;
+    gtp_options
+        .add_string("cmd", "", "the engine's command line, run by /bin/sh (no commas), e.g. /usr/games/gnugo --mode gtp")
+        .add_double("timeout", 30.0, "seconds the engine may take to answer one command (genmove included)", 0.001)
+        .add_string("log", "", "file the engine's standard error is appended to (empty: discarded)");
+    k.push_back({"gtp", "an external engine speaking the Go Text Protocol (go and hex only)",
+                 std::move(gtp_options),
+                 [](const util::OptionSchema::Values& v, const util::Spec& spec, const games::Game& game,
+                    std::uint64_t) {
+                   return std::unique_ptr<Player>(std::make_unique<GtpPlayer>(
+                       spec.to_string(), game,
+                       GtpPlayerConfig{v.get_string("cmd"), v.get_double("timeout"), v.get_string("log")}));
                  }});
     return k;
   }();

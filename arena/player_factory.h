@@ -6,8 +6,11 @@
 //   uct:sims=N,…            UCT with random rollouts (arena/search_players.h)
 //   mcts:sims=N,…           PUCT search (arena/search_players.h)
 //
-// (gtp:… joins with the engine front-end.) An unknown kind or option is a
-// util::UsageError listing the valid ones, exactly like games.
+//   gtp:cmd=COMMAND[,timeout=S,log=PATH]
+//                           an external engine over GTP, Go and Hex (arena/gtp_player.h)
+//
+// An unknown kind or option is a util::UsageError listing the valid ones, exactly like
+// games.
 #pragma once
 
 #include <cstdint>

@@ -135,6 +135,16 @@ std::optional<Action> TerminalGame::ask_human(games::Player seat) {
   }
 }
 
+std::optional<Action> TerminalGame::ask_ai(games::Player seat) {
+  try {
+    return players_[static_cast<size_t>(seat)]->choose_action(state(), seat);
+  } catch (const Forfeit& forfeit) {
+    out_ << "\nGame over after " << state().move_number() << " moves: " << seat_name(seat) << " forfeits ("
+         << forfeit.what() << ").\n";
+    return std::nullopt;
+  }
+}
+
 TerminalGame::Outcome TerminalGame::run() {
   out_ << game_->info().long_name << " (" << game_->spec().to_string() << ")";
   for (int p = 0; p < game_->info().num_players; ++p) out_ << (p ? " vs " : ": ") << seat_name(p);
@@ -178,7 +188,9 @@ TerminalGame::Outcome TerminalGame::run() {
           }
           joint.push_back(*a);
         } else {
-          joint.push_back(player->choose_action(state(), seat));
+          auto a = ask_ai(seat);
+          if (!a) return Outcome::kFinished;
+          joint.push_back(*a);
         }
       }
       if (rewound) {
@@ -203,9 +215,10 @@ TerminalGame::Outcome TerminalGame::run() {
       }
       apply(*a);
     } else {
-      const Action a = player->choose_action(state(), mover);
-      out_ << seat_name(mover) << " plays " << state().action_to_string(mover, a) << "\n";
-      apply(a);
+      const auto a = ask_ai(mover);
+      if (!a) return Outcome::kFinished;
+      out_ << seat_name(mover) << " plays " << state().action_to_string(mover, *a) << "\n";
+      apply(*a);
     }
     board_shown = false;
   }

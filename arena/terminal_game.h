@@ -1,7 +1,8 @@
 // One game in a text terminal: the board whenever someone is to move, human players typing
 // moves in the game's notation (plus `help`, `moves`, `undo`, `board`, `quit`), AI players
-// answering through Player::choose_action, chance outcomes drawn from a seeded generator
-// (and shown only in perfect-information games: a secret code or a mine layout is not).
+// answering through Player::choose_action (an AI that forfeits ends the game, with the
+// reason shown), chance outcomes drawn from a seeded generator (and shown only in
+// perfect-information games: a secret code or a mine layout is not).
 //
 // Streams are parameters so tests drive a session with scripted input.
 #pragma once
@@ -30,6 +31,8 @@ class TerminalGame {
   // Asks the human at `seat` until a legal move (returned) or a session command that ends
   // the turn (undo → nullopt and the history rewound; quit/EOF → nullopt and `outcome_`).
   std::optional<games::Action> ask_human(games::Player seat);
+  // The AI at `seat`'s move, or nullopt when it forfeits the game (announced: the game is over).
+  std::optional<games::Action> ask_ai(games::Player seat);
   bool undo(games::Player seat);
   void apply(games::Action action);
   void apply_joint(const std::vector<games::Action>& actions);

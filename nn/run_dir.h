@@ -6,8 +6,11 @@
 //   checkpoints/step-00001200/ model.pt (a model checkpoint), learner.pt (optimiser,
 //                              scheduler, step, torch RNG), replay.bin, state.json (counters)
 //   models/latest.pt           the newest checkpoint's model, for `mcts:model=RUN/models/latest.pt`
-//   models/step-00001200.pt    the models that were evaluated (the "previous" opponent)
+//   models/step-00001200.pt    every model that was evaluated (the newest is the next evaluation's
+//                              "previous" opponent; `polyzero tournament --run` rates them all)
 //   plots/*.svg                loss, lr and strength curves
+//   tournament.sqlite, ratings.svg   written by `polyzero tournament --run` (game records,
+//                              the models' ratings against training step)
 //
 // A checkpoint directory is written under a temporary name and renamed when complete, so a
 // run killed at any moment resumes from its newest complete checkpoint; leftovers of an

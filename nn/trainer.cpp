@@ -386,12 +386,7 @@ void Trainer::evaluate() {
   }
   evaluate_accuracy(step, path, me, summary);
   progress_.message(summary);
-  if (!previous_model_.empty() && previous_model_ != path) {
-    // Only the newest evaluated model is needed as the next opponent; keep the directory small.
-    std::error_code ec;
-    std::filesystem::remove(previous_model_, ec);
-  }
-  previous_model_ = path;
+  previous_model_ = path;  // every evaluated model stays: `tournament --run` rates them
 }
 
 void Trainer::log_step(const StepStats& stats) {

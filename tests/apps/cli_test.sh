@@ -212,6 +212,115 @@ expect_out '"nodes_per_second"'
 expect_status 2 "$pz" bench solve --game 2048
 expect_err "two-player"
 
+# gtp: polyzero as a GTP engine on stdin/stdout; an external engine as a player forfeits on failure.
+run "$pz" gtp --game go --p random:seed=1 <<<$'protocol_version\n1 name\n2 genmove b\nplay b d4\nfrobnicate\nboardsize 30\n3 quit\nname\n'
+[[ $status == 0 ]] || fail "gtp exited $status; stderr: $err"
+expect_out $'= 2\n\n=1 polyzero\n\n=2 '
+expect_out $'\n\n? illegal move: it is white\'s turn (colours alternate in this engine)\n\n? unknown command\n\n'
+expect_out $'? unacceptable size\n\n=3'
+[[ $out != *"= polyzero"* ]] || fail "gtp answered after quit: $out"
+run "$pz" gtp --game hex:size=5 --p random:seed=1 <<<$'boardsize 2\nplay b a1\nplay w b1\nplay b a2\nfinal_score\n'
+expect_out $'= B+'
+expect_status 2 "$pz" gtp --game connect4
+expect_err "speaks GTP for go and hex"
+expect_status 2 "$pz" gtp --game go --p human
+expect_err "cannot be 'human'"
+expect_status 0 "$pz" match --game go:size=5 --p1 "gtp:cmd=exit 3" --p2 random --games 2 --json
+expect_out '"forfeit_by":"p1"'
+expect_out "engine failure: gtp engine 'exit 3' exited (status 3)"
+expect_out '"losses":2'
+expect_status 0 "$pz" match --game go:size=5 --p1 random --p2 "gtp:cmd=exit 3" --games 1
+expect_out "p2 engine failure: gtp engine 'exit 3' exited (status 3)"
+expect_status 2 "$pz" match --game connect4 --p1 "gtp:cmd=gnugo" --p2 random
+expect_err "speaks GTP for go and hex"
+
+# tournament: ratings with intervals, a crosstable, SQLite records that resume, replay, SGF.
+expect_status 0 "$pz" tournament --game connect4 --players random uct:sims=30 uct:sims=300 --games 4 --db "$tmp/t.sqlite" -q
+expect_out "Rank  Player"
+expect_out "anchor"
+expect_out "12 of 12 games"
+expect_status 0 "$pz" tournament --game connect4 --players random uct:sims=30 uct:sims=300 --games 6 --db "$tmp/t.sqlite"
+expect_err "continuing tournament 1"
+expect_err "12 of 18 games already played"
+expect_out "18 of 18 games"
+expect_status 0 "$pz" tournament --game tictactoe --players random uct:sims=100 --format gauntlet --games 2 --openings random:2 --json --anchor random=1000
+echo "$out" | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+assert d["games_played"]==2 and d["complete"], d
+r={p["player"]:p for p in d["ratings"]}
+assert r["random"]["elo"]==1000, r
+assert r["uct:sims=100"]["interval95"]>0, r' || fail "tournament --json: $out"
+expect_status 0 "$pz" replay --db "$tmp/t.sqlite"
+expect_out "tournament 1: connect4"
+expect_status 0 "$pz" replay --db "$tmp/t.sqlite" --game-id 1
+expect_out "first: random"
+expect_status 0 "$pz" replay --db "$tmp/t.sqlite" --tournament 1
+expect_out "game 18:"
+expect_status 2 "$pz" replay --db "$tmp/t.sqlite" --game-id 99
+expect_err "no game 99"
+expect_status 2 "$pz" replay --db "$tmp/t.sqlite" --game-id 1 --sgf
+expect_err "SGF export is for Go games"
+expect_status 2 "$pz" replay --db "$tmp/none.sqlite"
+expect_err "does not exist"
+expect_status 0 "$pz" tournament --game go:size=5 --players random:seed=1 random:seed=2 --games 2 --db "$tmp/go.sqlite" -q
+expect_status 0 "$pz" replay --db "$tmp/go.sqlite" --game-id 1 --sgf
+expect_out "(;GM[1]FF[4]"
+expect_out "SZ[5]"
+# Bad tournaments: usage errors with status 2.
+expect_status 2 "$pz" tournament --game connect4 --players random
+expect_err "at least two players"
+expect_status 2 "$pz" tournament --game connect4 --players random random
+expect_err "listed twice"
+expect_status 2 "$pz" tournament --game connect4 --players random human
+expect_err "is a person"
+expect_status 2 "$pz" tournament --game 2048 --players random random:seed=2
+expect_err "two-player games"
+expect_status 2 "$pz" tournament --game connect4 --players random uct:sims=10 --format swiss
+expect_err "unknown tournament format 'swiss'"
+expect_status 2 "$pz" tournament --game connect4 --players random uct:sims=10 --anchor uct:sims=99
+expect_err "is not one of the players"
+expect_status 2 "$pz" tournament --game connect4 --players random uct:sims=10 --openings random:zero
+expect_err "K must be a whole number"
+expect_status 2 "$pz" tournament --game connect4 --players random uct:sims=10 --db "$tmp"
+expect_err "cannot"
+expect_status 2 "$pz" tournament --run "$tmp/no-run"
+expect_err "not a training run directory"
+# A tournament killed with Ctrl-C keeps its finished games; the same command continues.
+"$pz" tournament --game connect4 --players uct:sims=3000 uct:sims=3001 --games 400 --db "$tmp/int.sqlite" -q >"$tmp/out" 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+status=$?
+[[ $status == 0 ]] || fail "interrupted tournament exited $status: $(cat "$tmp/out")"
+grep -q "games left; run the same command" "$tmp/out" || fail "interrupted tournament did not say how to continue: $(cat "$tmp/out")"
+expect_status 0 "$pz" tournament --game connect4 --players uct:sims=3000 uct:sims=3001 --games 2 --db "$tmp/int.sqlite" -q
+expect_out "of 2 games"
+
+# sprt: a clear edge is accepted quickly; bad bounds are usage errors.
+expect_status 0 "$pz" sprt --game tictactoe --p1 uct:sims=200 --p2 random --elo0 0 --elo1 100 --openings "" -q
+expect_out "H1 accepted"
+expect_status 0 "$pz" sprt --game connect4 --p1 uct:sims=100 --p2 random --elo0 0 --elo1 200 --json
+echo "$out" | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+assert d["decision"]=="H1 accepted" and d["llr"]>=d["upper"] and sum(d["pentanomial"])==d["pairs"], d' || fail "sprt --json: $out"
+expect_status 2 "$pz" sprt --game connect4 --p1 random --p2 uct:sims=10 --elo0 10 --elo1 5
+expect_err "--elo1 must be greater than --elo0"
+expect_status 2 "$pz" sprt --game connect4 --p1 random --p2 random
+expect_err "the same player"
+
+# A 9x9 tournament against GNU Go through GTP: both games end with a score in the record.
+if [[ -x /usr/games/gnugo ]]; then
+  expect_status 0 "$pz" tournament --game go:size=9 --players mcts:sims=50 "gtp:cmd=/usr/games/gnugo --mode gtp --level 1" --games 2 --db "$tmp/gnugo.sqlite" -q
+  expect_out "2 of 2 games"
+  expect_status 0 "$pz" replay --db "$tmp/gnugo.sqlite" --game-id 2 --sgf
+  [[ $out == *"RE[B+"* || $out == *"RE[W+"* ]] || fail "the game against GNU Go has no score: $out"
+else
+  echo "skipped: the tournament against GNU Go (/usr/games/gnugo is missing; scripts/setup.sh installs it)"
+fi
+
 if [[ $failures -gt 0 ]]; then
   echo "$failures CLI check(s) failed"
   exit 1
