@@ -21,5 +21,7 @@ void add_gtp_command(CLI::App& app);
 void add_tournament_command(CLI::App& app);
 void add_sprt_command(CLI::App& app);
 void add_replay_command(CLI::App& app);
+void add_serve_command(CLI::App& app);
+void add_analyze_command(CLI::App& app);
 
 }  // namespace pz::apps

@@ -1,6 +1,7 @@
 #include "apps/game_args.h"
 
 #include "games/registry.h"
+#include "util/error.h"
 #include "util/spec.h"
 
 namespace pz::apps {
@@ -20,6 +21,18 @@ std::shared_ptr<const games::Game> GameArgs::make() const {
   util::Spec spec = util::parse_spec(game);
   util::parse_options(options, spec.options);
   return games::make_game(spec);
+}
+
+std::map<std::string, std::string> parse_game_models(const std::vector<std::string>& pairs) {
+  std::map<std::string, std::string> models;
+  for (const auto& pair : pairs) {
+    const auto equals = pair.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == pair.size()) {
+      throw util::UsageError("--model " + pair + ": write GAME=CHECKPOINT, e.g. connect4=runs/c4/models/latest.pt");
+    }
+    models[pair.substr(0, equals)] = pair.substr(equals + 1);
+  }
+  return models;
 }
 
 }  // namespace pz::apps

@@ -3,7 +3,9 @@
 // wins).
 #pragma once
 
+#include <map>
 #include <memory>
+#include <vector>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -19,5 +21,9 @@ struct GameArgs {
   // Throws util::UsageError for unknown games or bad options.
   std::shared_ptr<const games::Game> make() const;
 };
+
+// "--model GAME=CHECKPOINT" pairs (serve, analyze) as game name → checkpoint path.
+// Throws util::UsageError for a pair without both parts.
+std::map<std::string, std::string> parse_game_models(const std::vector<std::string>& pairs);
 
 }  // namespace pz::apps

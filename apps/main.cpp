@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
   pz::apps::add_tournament_command(app);
   pz::apps::add_sprt_command(app);
   pz::apps::add_replay_command(app);
+  pz::apps::add_serve_command(app);
+  pz::apps::add_analyze_command(app);
   pz::apps::add_gtp_command(app);
   pz::apps::add_games_command(app);
   pz::apps::add_perft_command(app);

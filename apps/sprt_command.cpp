@@ -103,12 +103,12 @@ void add_sprt_command(CLI::App& app) {
     options.openings = args->openings;
     options.seed = static_cast<std::uint64_t>(args->seed);
     options.max_moves = args->max_moves;
+    const auto& stop = util::install_stop_signal_handlers();
     arena::TournamentDb db(args->db.empty() ? ":memory:" : args->db);
     arena::Tournament tournament(*game, std::move(options), db);
     PairCollector pairs;
     for (const auto& g : tournament.games()) pairs.add(g, args->p1);
     auto status = arena::sprt_status(pairs.counts(), args->sprt);
-    const auto& stop = util::install_stop_signal_handlers();
     if (status.decision == arena::SprtDecision::kContinue) {
       tournament.run(stop, [&](const arena::StoredGame& g) {
         const double before = pairs.counts().total();

@@ -175,10 +175,10 @@ void print_report(const Args& args, const arena::Tournament& tournament, const a
 // with the players named by `labels` (default: their specs).
 arena::RatingReport play_and_report(Args& args, const games::Game& game, arena::TournamentOptions options,
                                     std::vector<std::string> labels = {}) {
+  const auto& stop = util::install_stop_signal_handlers();  // before the record exists (scripts wait for it)
   arena::TournamentDb db(args.db.empty() ? ":memory:" : args.db);
   arena::Tournament tournament(game, std::move(options), db);
   const auto rating = rating_options(args.anchor, tournament.record().players);
-  const auto& stop = util::install_stop_signal_handlers();
   const int already = static_cast<int>(tournament.games().size());
   if (already > 0 && !args.quiet) {
     std::cerr << "continuing tournament " << tournament.record().id << " in " << db.path() << ": " << already << " of "

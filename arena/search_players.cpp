@@ -1,5 +1,7 @@
 #include "arena/search_players.h"
 
+#include <algorithm>
+
 #include "mcts/determinization.h"
 #include "mcts/move_choice.h"
 
@@ -16,8 +18,51 @@ bool MctsPlayer::follows(const games::State& state) const {
          search_.root_state().move_number() == state.move_number();
 }
 
+void MctsPlayer::set_progress(ProgressCallback on_progress, int steps) {
+  on_progress_ = std::move(on_progress);
+  progress_steps_ = std::max(1, steps);
+}
+
+mcts::SearchReport MctsPlayer::search_in_steps(const games::State& state, games::Player seat) {
+  const mcts::SearchConfig whole = search_.config();
+  mcts::SearchConfig part = whole;
+  search_.set_root(state);
+  std::int64_t simulations = 0;
+  double seconds = 0;
+  try {
+    for (int step = 0; step < progress_steps_; ++step) {
+      // Each part takes its share of what is left, so the parts add up to the whole budget.
+      if (whole.simulations > 0) part.simulations = (whole.simulations * (step + 1)) / progress_steps_ -
+                                                    (whole.simulations * step) / progress_steps_;
+      if (whole.max_seconds > 0) part.max_seconds = whole.max_seconds / progress_steps_;
+      if (whole.simulations > 0 && part.simulations == 0) continue;
+      search_.set_config(part);
+      search_.run(*evaluator_);
+      auto report = search_.report(seat);
+      simulations += report.simulations;
+      seconds += report.seconds;
+      report.simulations = simulations;
+      report.seconds = seconds;
+      if (on_progress_ && step + 1 < progress_steps_) on_progress_(report);
+      if (report.root_proven && whole.stop_when_proven) break;
+    }
+  } catch (...) {
+    search_.set_config(whole);
+    throw;
+  }
+  search_.set_config(whole);
+  auto report = search_.report(seat);
+  report.simulations = simulations;  // over all the parts
+  report.seconds = seconds;
+  return report;
+}
+
 games::Action MctsPlayer::choose_action(const games::State& state, games::Player seat) {
-  last_report_ = mcts::search_worlds(search_, *evaluator_, state, seat, worlds_, rng_);
+  if (on_progress_ && progress_steps_ > 1 && !mcts::needs_worlds(state)) {
+    last_report_ = search_in_steps(state, seat);
+  } else {
+    last_report_ = mcts::search_worlds(search_, *evaluator_, state, seat, worlds_, rng_);
+  }
   return mcts::choose_move(last_report_, selection_, state.move_number(), rng_);
 }
 

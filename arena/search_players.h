@@ -3,6 +3,7 @@
 // priors with random-rollout values). Specs and options are in player_factory.cpp.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,9 +45,15 @@ class MctsPlayer final : public Player {
   void reset(const games::State& state) override;
   // The report behind the last choice (the play server's and --verbose's view).
   const mcts::SearchReport& last_report() const { return last_report_; }
+  // Runs each search in `steps` parts of its budget on the same tree, calling `on_progress`
+  // with the report so far after each part (the play server's live thinking). Games with
+  // hidden information search several resampled worlds and report once, at the end.
+  using ProgressCallback = std::function<void(const mcts::SearchReport&)>;
+  void set_progress(ProgressCallback on_progress, int steps = 10);
 
  private:
   bool follows(const games::State& state) const;
+  mcts::SearchReport search_in_steps(const games::State& state, games::Player seat);
 
   std::string name_;
   std::unique_ptr<mcts::Evaluator> evaluator_;
@@ -56,6 +63,8 @@ class MctsPlayer final : public Player {
   util::Rng rng_;
   mcts::SearchReport last_report_;
   std::vector<games::Action> pending_joint_;
+  ProgressCallback on_progress_;
+  int progress_steps_ = 1;
 };
 
 }  // namespace pz::arena

@@ -18,8 +18,8 @@ packages=(
   clang
   # a real Go engine to play against (installs to /usr/games/gnugo)
   gnugo
-  # tests
-  python3
+  # tests (chromium, nodejs and npm, below: the browser test in tests/browser)
+  python3 chromium nodejs
 )
 
 missing=()
@@ -28,12 +28,21 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
+# NodeSource's nodejs carries npm and conflicts with Debian's npm package: only without a
+# working npm is the package installed.
+command -v npm >/dev/null || missing+=(npm)
 
-if [[ ${#missing[@]} -eq 0 ]]; then
+# The browser test's playwright-core, pinned by tests/browser/package-lock.json.
+browser_test=$(cd "$(dirname "$0")/.." && pwd)/tests/browser
+need_npm_ci=0
+[[ -d $browser_test/node_modules/playwright-core ]] || need_npm_ci=1
+
+if [[ ${#missing[@]} -eq 0 && $need_npm_ci -eq 0 ]]; then
   exit 0
 fi
 if [[ ${1:-} == --check ]]; then
-  echo "missing packages: ${missing[*]}" >&2
+  [[ ${#missing[@]} -eq 0 ]] || echo "missing packages: ${missing[*]}" >&2
+  [[ $need_npm_ci -eq 0 ]] || echo "missing: tests/browser/node_modules (npm ci)" >&2
   exit 1
 fi
 
@@ -43,6 +52,12 @@ if [[ $(id -u) -ne 0 ]]; then
   command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
   sudo_cmd=(sudo)
 fi
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if [[ ${#missing[@]} -gt 0 ]]; then
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+if [[ $need_npm_ci -eq 1 ]]; then
+  echo "setup: npm ci in tests/browser" >&2
+  (cd "$browser_test" && npm ci --no-audit --no-fund)
+fi

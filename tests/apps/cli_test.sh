@@ -289,7 +289,8 @@ expect_err "not a training run directory"
 # A tournament killed with Ctrl-C keeps its finished games; the same command continues.
 "$pz" tournament --game connect4 --players uct:sims=3000 uct:sims=3001 --games 400 --db "$tmp/int.sqlite" -q >"$tmp/out" 2>&1 &
 pid=$!
-sleep 1.5
+for _ in $(seq 300); do [[ -s "$tmp/int.sqlite" ]] && break; sleep 0.1; done  # the Ctrl-C handler is in place
+sleep 1
 kill -INT $pid
 wait $pid
 status=$?
@@ -311,15 +312,60 @@ expect_err "--elo1 must be greater than --elo0"
 expect_status 2 "$pz" sprt --game connect4 --p1 random --p2 random
 expect_err "the same player"
 
-# A 9x9 tournament against GNU Go through GTP: both games end with a score in the record.
+# A 9x9 tournament between `polyzero gtp` and GNU Go, both driven over GTP: both games end
+# with a score in the record.
 if [[ -x /usr/games/gnugo ]]; then
-  expect_status 0 "$pz" tournament --game go:size=9 --players mcts:sims=50 "gtp:cmd=/usr/games/gnugo --mode gtp --level 1" --games 2 --db "$tmp/gnugo.sqlite" -q
+  expect_status 0 "$pz" tournament --game go:size=9 --players "gtp:cmd=$pz gtp --game go:size=9 --p mcts:sims=50" \
+    "gtp:cmd=/usr/games/gnugo --mode gtp --level 1" --games 2 --db "$tmp/gnugo.sqlite" -q
   expect_out "2 of 2 games"
   expect_status 0 "$pz" replay --db "$tmp/gnugo.sqlite" --game-id 2 --sgf
   [[ $out == *"RE[B+"* || $out == *"RE[W+"* ]] || fail "the game against GNU Go has no score: $out"
 else
   echo "skipped: the tournament against GNU Go (/usr/games/gnugo is missing; scripts/setup.sh installs it)"
 fi
+
+# analyze: JSON lines in and out; a proven Connect Four win; bad queries answered with their id.
+run "$pz" analyze --threads 2 <<<$'{"id":"win","game":"connect4","moves":"4 4 3 3 2 2","sims":100}\n{"id":"open","game":"connect4","sims":200,"max_moves":3}\n{"id":"bad","game":"chess"}\nnot json\n{"id":"over","game":"tictactoe","moves":["a1","b1","a2","b2","a3"]}\n{"id":"solver","game":"tictactoe","moves":["a1","b2"],"player":"solver"}'
+[[ $status == 0 ]] || fail "analyze exited $status: $err"
+echo "$out" | python3 -c '
+import json,sys
+answers={}
+for line in sys.stdin:
+    a=json.loads(line); answers[a["id"]]=a
+assert answers["win"]["proven"] and answers["win"]["proven_result"]=="win" and answers["win"]["move"] in ("1","5"), answers["win"]
+o=answers["open"]
+assert len(o["moves"])==3 and o["simulations"]==200 and 0<=o["win_probability"]<=1 and o["pv"][0]==o["move"], o
+assert "unknown game" in answers["bad"]["error"], answers["bad"]
+assert "not valid JSON" in answers[None]["error"], answers[None]
+assert "over" in answers["over"]["error"], answers["over"]
+assert answers["solver"]["move"] and "moves" not in answers["solver"], answers["solver"]
+' || fail "analyze answers: $out"
+
+# serve: the page and the API on a free port; a bad --model or a busy port is a usage error.
+expect_status 2 "$pz" serve --model connect4=/nonexistent.pt --port 0 --db :memory:
+expect_err "no such file"
+expect_status 2 "$pz" serve --model connect4 --port 0 --db :memory:
+expect_err "GAME=CHECKPOINT"
+"$pz" serve --port 0 --db "$tmp/serve.sqlite" >"$tmp/serve.out" 2>&1 &
+serve_pid=$!
+for _ in $(seq 100); do grep -q "serving on" "$tmp/serve.out" && break; sleep 0.1; done
+url=$(awk '/serving on/ {print $3}' "$tmp/serve.out")
+if [[ -z $url ]]; then
+  fail "serve did not start: $(cat "$tmp/serve.out")"
+else
+  page=$(curl -sf "$url/")
+  [[ $page == *"<html"* ]] || fail "serve: GET / is not the page: ${page:0:200}"
+  session=$(curl -sf -X POST "$url/api/sessions" -d '{"game":"tictactoe","seats":["human","random"]}')
+  id=$(echo "$session" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+  [[ ${#id} == 32 ]] || fail "serve: no session id in $session"
+  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$url/api/sessions/$id/move" -d '{"move":"q7"}')
+  [[ $code == 400 ]] || fail "serve: an illegal move answered $code"
+  "$pz" serve --port "${url##*:}" --db :memory: >"$tmp/out" 2>"$tmp/err"
+  [[ $? == 2 ]] || fail "serve on a busy port did not exit 2"
+  grep -q "cannot listen" "$tmp/err" || fail "serve on a busy port: $(cat "$tmp/err")"
+fi
+kill -INT $serve_pid
+wait $serve_pid || fail "serve did not stop cleanly on Ctrl-C"
 
 if [[ $failures -gt 0 ]]; then
   echo "$failures CLI check(s) failed"

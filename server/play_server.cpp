@@ -1,0 +1,418 @@
+#include "server/play_server.h"
+
+#include <httplib.h>
+
+#include <filesystem>
+#include <random>
+
+#include "arena/player_factory.h"
+#include "arena/search_players.h"
+#include "games/registry.h"
+#include "server/board_view.h"
+#include "server/json_input.h"
+#include "server/thinking.h"
+#include "util/error.h"
+#include "util/files.h"
+
+namespace pz::server {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kMaxBody = 64 * 1024;
+constexpr int kMaxJsonDepth = 32;
+constexpr auto kKeepAlive = std::chrono::seconds(15);
+
+std::string new_session_id() {
+  static std::random_device device;
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  char text[33];
+  std::uint64_t a = (static_cast<std::uint64_t>(device()) << 32) ^ device();
+  std::uint64_t b = (static_cast<std::uint64_t>(device()) << 32) ^ device();
+  std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(a),
+                static_cast<unsigned long long>(b));
+  return text;
+}
+
+json body_json(const httplib::Request& request) {
+  if (request.body.empty()) return json::object();
+  return parse_json_object(request.body, kMaxJsonDepth);
+}
+
+void send(httplib::Response& response, int status, const json& body) {
+  response.status = status;
+  response.set_header("Cache-Control", "no-store");
+  response.set_content(body.dump(), "application/json");
+}
+
+// Runs an API handler: ApiError and bad input become JSON errors, never a crash.
+template <typename Handler>
+auto api(Handler handler) {
+  return [handler](const httplib::Request& request, httplib::Response& response) {
+    try {
+      handler(request, response);
+    } catch (const ApiError& e) {
+      send(response, e.status(), {{"error", e.what()}});
+    } catch (const util::UsageError& e) {
+      send(response, 400, {{"error", e.what()}});
+    } catch (const json::exception& e) {
+      send(response, 400, {{"error", std::string("bad JSON field: ") + e.what()}});
+    } catch (const std::exception& e) {
+      send(response, 500, {{"error", std::string("internal error: ") + e.what()}});
+    }
+  };
+}
+
+std::string string_field(const json& body, const char* key, const std::string& fallback) {
+  if (!body.contains(key)) return fallback;
+  if (!body[key].is_string()) throw ApiError(400, std::string("\"") + key + "\" must be a string");
+  return body[key].get<std::string>();
+}
+
+}  // namespace
+
+PlayServer::PlayServer(ServeOptions options)
+    : options_(std::move(options)), store_(options_.db), http_(std::make_unique<httplib::Server>()),
+      ai_(options_.ai_threads, options_.ai_queue) {
+  if (!std::filesystem::is_regular_file(options_.web_dir + "/index.html")) {
+    throw util::UsageError("the play page is not in " + options_.web_dir +
+                           " (no index.html); give the repository's server/web with --web DIR");
+  }
+  for (const auto& [game, path] : options_.models) {
+    if (!std::filesystem::is_regular_file(path)) {
+      throw util::UsageError("--model " + game + "=" + path + ": no such file (give a checkpoint, e.g. RUN/models/latest.pt)");
+    }
+    games::make_game(game);  // an unknown game is a usage error
+  }
+  add_routes();
+}
+
+PlayServer::~PlayServer() {
+  stop();
+  ai_.stop();
+}
+
+int PlayServer::bind() {
+  const int port = options_.port == 0 ? http_->bind_to_any_port(options_.host)
+                                      : (http_->bind_to_port(options_.host, options_.port) ? options_.port : -1);
+  if (port < 0) {
+    throw util::UsageError("cannot listen on " + options_.host + ":" + std::to_string(options_.port) +
+                           " (in use, or not an address of this machine); try another --port");
+  }
+  return port;
+}
+
+void PlayServer::run() { http_->listen_after_bind(); }
+
+void PlayServer::stop() {
+  if (stopping_.exchange(true)) return;
+  events_.close_all();
+  http_->stop();
+}
+
+std::shared_ptr<PlayServer::Entry> PlayServer::find(const std::string& id) {
+  {
+    std::lock_guard lock(sessions_mutex_);
+    const auto it = sessions_.find(id);
+    if (it != sessions_.end()) {
+      it->second->last_used = ++clock_;
+      return it->second;
+    }
+  }
+  const auto record = store_.load(id);
+  if (!record) throw ApiError(404, "no session " + id + " (it may have been created by another server's database)");
+  auto entry = std::make_shared<Entry>();
+  entry->session = Session::restore(*record);
+  remember(entry);
+  std::lock_guard lock(sessions_mutex_);
+  return sessions_.at(id);
+}
+
+void PlayServer::remember(const std::shared_ptr<Entry>& entry) {
+  std::lock_guard lock(sessions_mutex_);
+  entry->last_used = ++clock_;
+  sessions_.emplace(entry->session->id(), entry);
+  // Sessions beyond the bound leave memory, least recently used first (they stay stored);
+  // one that is thinking stays until its search is done.
+  while (sessions_.size() > options_.sessions_in_memory) {
+    auto oldest = sessions_.end();
+    for (auto it = sessions_.begin(); it != sessions_.end(); ++it) {
+      if (it->second->thinking || it->second == entry) continue;
+      if (oldest == sessions_.end() || it->second->last_used < oldest->second->last_used) oldest = it;
+    }
+    if (oldest == sessions_.end()) break;
+    sessions_.erase(oldest);
+  }
+}
+
+void PlayServer::changed(Entry& entry) {
+  store_.save(entry.session->record());
+  events_.publish(entry.session->id(), "state", entry.session->state_json(entry.thinking).dump());
+}
+
+void PlayServer::continue_after_change(const std::shared_ptr<Entry>& entry) {
+  try {
+    schedule_ai(entry, false);
+  } catch (const ApiError&) {
+    changed(*entry);  // the change stands even when its AI reply must wait
+    throw;
+  }
+  changed(*entry);
+}
+
+void PlayServer::schedule_ai(const std::shared_ptr<Entry>& entry, bool force) {
+  Session& session = *entry->session;
+  const auto seat = session.seat_to_move();
+  if (!seat || entry->thinking || (!force && session.is_human(*seat))) return;
+  entry->thinking = true;
+  const int generation = session.generation(), moves = session.move_count();
+  if (!ai_.submit([this, entry, generation, moves] { run_ai(entry, generation, moves); })) {
+    entry->thinking = false;
+    throw ApiError(503, "the AI queue is full; ask for the AI's move again later (POST /api/sessions/" + session.id() + "/ai)");
+  }
+}
+
+void PlayServer::run_ai(const std::shared_ptr<Entry>& entry, int generation, int move_count) {
+  std::unique_ptr<games::State> state;
+  std::string spec;
+  int seat = 0;
+  std::uint64_t seed = 0;
+  std::string id;
+  {
+    std::lock_guard lock(entry->mutex);
+    Session& session = *entry->session;
+    if (stopping_ || session.generation() != generation || session.move_count() != move_count || session.finished()) {
+      entry->thinking = false;
+      return;
+    }
+    state = session.state().clone();
+    seat = *session.seat_to_move();
+    spec = session.ai_for(seat);
+    seed = std::hash<std::string>{}(session.id()) ^ (static_cast<std::uint64_t>(move_count) * 0x9E3779B97F4A7C15ULL);
+    id = session.id();
+  }
+  json analysis = nullptr;
+  double win_probability = 0.5;
+  std::optional<games::Action> action;
+  bool resigned = false;
+  std::string failure;
+  try {
+    auto player = arena::make_player(spec, state->game(), seed);
+    auto* mcts = dynamic_cast<arena::MctsPlayer*>(player.get());
+    if (mcts) {
+      mcts->set_progress([&](const mcts::SearchReport& report) {
+        events_.publish(id, "thinking", thinking_json(report, *state, false).dump());
+      });
+    }
+    player->reset(*state);
+    action = player->choose_action(*state, seat);
+    const mcts::SearchReport* report = nullptr;
+    if (mcts) report = &mcts->last_report();
+    if (report && !report->children.empty()) {
+      analysis = thinking_json(*report, *state, true);
+      win_probability = analysis["win_probability"].get<double>();
+      events_.publish(id, "thinking", analysis.dump());
+    }
+  } catch (const arena::Forfeit& e) {
+    resigned = true;
+    failure = e.what();
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  std::lock_guard lock(entry->mutex);
+  entry->thinking = false;
+  Session& session = *entry->session;
+  if (session.generation() != generation || session.move_count() != move_count) {
+    changed(*entry);  // undone or resigned meanwhile: the search is stale
+    return;
+  }
+  try {
+    if (action) {
+      session.play_ai(*action, win_probability, analysis);
+    } else if (resigned && !session.finished()) {
+      session.resign(seat);
+    } else if (!failure.empty()) {
+      events_.publish(id, "ai_error", json{{"error", "the AI (" + spec + ") failed: " + failure}}.dump());
+    }
+    continue_after_change(entry);  // AI against AI: the next move
+  } catch (const std::exception& e) {
+    events_.publish(id, "ai_error", json{{"error", e.what()}}.dump());
+  }
+}
+
+std::string PlayServer::default_ai(const std::string& game_name) const {
+  const auto model = options_.models.find(game_name);
+  if (model != options_.models.end()) return "mcts:model=" + model->second + ",sims=400";
+  return "mcts:sims=800";
+}
+
+json PlayServer::games_json() const {
+  json out = json::array();
+  for (const auto& entry : games::registered_games()) {
+    const auto game = games::make_game(entry.name);
+    json options = json::array();
+    for (const auto& o : entry.options.options()) {
+      const char* type = o.type == util::OptionSchema::Type::kInt      ? "int"
+                         : o.type == util::OptionSchema::Type::kDouble ? "double"
+                         : o.type == util::OptionSchema::Type::kBool   ? "bool"
+                                                                       : "string";
+      json option{{"key", o.key},
+                  {"type", type},
+                  {"default", o.default_value},
+                  {"help", o.help},
+                  {"min", o.min ? json(*o.min) : json(nullptr)},
+                  {"max", o.max ? json(*o.max) : json(nullptr)},
+                  {"choices", o.choices}};
+      options.push_back(option);
+    }
+    out.push_back({{"name", entry.name},
+                   {"long_name", game->info().long_name},
+                   {"family", games::family_name(game->info().family)},
+                   {"players", game->info().num_players},
+                   {"simultaneous", game->info().simultaneous},
+                   {"options", options},
+                   {"board", has_board_view(*game)}});
+  }
+  return {{"games", out}};
+}
+
+json PlayServer::players_json() const {
+  json kinds = json::array();
+  for (const auto& kind : arena::player_kinds()) kinds.push_back({{"name", kind.name}, {"description", kind.description}});
+  json defaults = json::object();
+  for (const auto& entry : games::registered_games()) defaults[entry.name] = default_ai(entry.name);
+  return {{"kinds", kinds}, {"models", options_.models}, {"default_ai", defaults}};
+}
+
+json PlayServer::create_session(const json& body) {
+  const std::string spec = string_field(body, "game", "");
+  if (spec.empty()) throw ApiError(400, "give \"game\", e.g. {\"game\": \"connect4\", \"seats\": [\"human\", \"mcts:sims=400\"]}");
+  const auto game = games::make_game(spec);
+  std::vector<std::string> seats;
+  if (body.contains("seats")) {
+    if (!body["seats"].is_array()) throw ApiError(400, "\"seats\" must be an array of player specs");
+    for (const auto& s : body["seats"]) {
+      if (!s.is_string()) throw ApiError(400, "each seat is a string: \"human\" or an AI spec");
+      seats.push_back(s.get<std::string>());
+    }
+  } else {  // default: the person moves first against the game's default AI
+    seats.assign(static_cast<std::size_t>(game->info().num_players), default_ai(game->info().name));
+    seats[0] = "human";
+  }
+  auto entry = std::make_shared<Entry>();
+  std::random_device device;
+  entry->session = std::make_unique<Session>(new_session_id(), game, seats,
+                                             (static_cast<std::uint64_t>(device()) << 32) ^ device());
+  std::lock_guard lock(entry->mutex);
+  remember(entry);
+  continue_after_change(entry);
+  return entry->session->state_json(entry->thinking);
+}
+
+void PlayServer::add_routes() {
+  auto& http = *http_;
+  http.new_task_queue = [] { return new httplib::ThreadPool(64); };
+  http.set_payload_max_length(kMaxBody);
+  // Address reuse after a restart, but never two servers on one port (no SO_REUSEPORT).
+  http.set_socket_options([](socket_t socket) {
+    int yes = 1;
+    setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const void*>(&yes), sizeof yes);
+  });
+  http.set_mount_point("/web", options_.web_dir);
+  http.Get("/", [this](const httplib::Request&, httplib::Response& response) {
+    response.set_content(util::read_text_file(options_.web_dir + "/index.html"), "text/html; charset=utf-8");
+  });
+  http.Get("/api/games", api([this](const httplib::Request&, httplib::Response& response) { send(response, 200, games_json()); }));
+  http.Get("/api/players", api([this](const httplib::Request&, httplib::Response& response) { send(response, 200, players_json()); }));
+  http.Post("/api/sessions", api([this](const httplib::Request& request, httplib::Response& response) {
+    send(response, 201, create_session(body_json(request)));
+  }));
+  const std::string session_path = R"(/api/sessions/([0-9a-f]{32}))";
+  http.Get(session_path, api([this](const httplib::Request& request, httplib::Response& response) {
+    auto entry = find(request.matches[1]);
+    std::lock_guard lock(entry->mutex);
+    send(response, 200, entry->session->state_json(entry->thinking));
+  }));
+  http.Post(session_path + "/move", api([this](const httplib::Request& request, httplib::Response& response) {
+    const json body = body_json(request);
+    auto entry = find(request.matches[1]);
+    std::lock_guard lock(entry->mutex);
+    if (entry->thinking) throw ApiError(409, "the AI is thinking; wait for its move");
+    entry->session->play_human(string_field(body, "move", ""));
+    continue_after_change(entry);
+    send(response, 200, entry->session->state_json(entry->thinking));
+  }));
+  http.Post(session_path + "/ai", api([this](const httplib::Request& request, httplib::Response& response) {
+    auto entry = find(request.matches[1]);
+    std::lock_guard lock(entry->mutex);
+    if (entry->session->finished()) throw ApiError(409, "the game is over");
+    if (entry->thinking) throw ApiError(409, "the AI is already thinking");
+    schedule_ai(entry, true);
+    changed(*entry);
+    send(response, 202, entry->session->state_json(entry->thinking));
+  }));
+  http.Post(session_path + "/undo", api([this](const httplib::Request& request, httplib::Response& response) {
+    auto entry = find(request.matches[1]);
+    std::lock_guard lock(entry->mutex);
+    if (entry->thinking) throw ApiError(409, "the AI is thinking; undo after its move");
+    entry->session->undo();
+    continue_after_change(entry);
+    send(response, 200, entry->session->state_json(entry->thinking));
+  }));
+  http.Post(session_path + "/resign", api([this](const httplib::Request& request, httplib::Response& response) {
+    const json body = body_json(request);
+    auto entry = find(request.matches[1]);
+    std::lock_guard lock(entry->mutex);
+    Session& session = *entry->session;
+    int seat = -1;
+    if (body.contains("seat")) {
+      if (!body["seat"].is_number_integer()) throw ApiError(400, "\"seat\" must be a seat number");
+      seat = body["seat"].get<int>();
+    } else {
+      const auto to_move = session.seat_to_move();
+      if (to_move && session.is_human(*to_move)) seat = *to_move;
+      for (int s = 0; seat < 0 && s < static_cast<int>(session.seats().size()); ++s) {
+        if (session.is_human(s)) seat = s;
+      }
+      if (seat < 0) throw ApiError(400, "no human plays in this session: give \"seat\"");
+    }
+    session.resign(seat);
+    changed(*entry);
+    send(response, 200, session.state_json(entry->thinking));
+  }));
+  http.Get(session_path + "/record", api([this](const httplib::Request& request, httplib::Response& response) {
+    auto entry = find(request.matches[1]);
+    std::lock_guard lock(entry->mutex);
+    send(response, 200, entry->session->record_json());
+  }));
+  http.Get(session_path + "/events", api([this](const httplib::Request& request, httplib::Response& response) {
+    auto entry = find(request.matches[1]);
+    const std::string id = entry->session->id();
+    auto subscription = events_.subscribe(id);
+    {
+      std::lock_guard lock(entry->mutex);
+      EventHub::push(*subscription, "state", entry->session->state_json(entry->thinking).dump());
+    }
+    response.set_header("Cache-Control", "no-store");
+    response.set_chunked_content_provider(
+        "text/event-stream",
+        [this, subscription](std::size_t, httplib::DataSink& sink) {
+          if (stopping_) return false;
+          auto message = EventHub::next(*subscription, std::chrono::duration_cast<std::chrono::milliseconds>(kKeepAlive));
+          if (stopping_) return false;
+          const std::string text = message ? *message : std::string(": keep-alive\n\n");
+          return sink.write(text.data(), text.size());
+        },
+        [this, id, subscription](bool) { events_.unsubscribe(id, subscription); });
+  }));
+  http.set_error_handler([](const httplib::Request& request, httplib::Response& response) {
+    if (request.path.rfind("/api/", 0) != 0 || !response.body.empty()) return;
+    const std::string what = response.status == 404   ? "no such endpoint or session: " + request.method + " " + request.path
+                             : response.status == 413 ? "the request is too large (at most 64 KiB)"
+                                                      : "request refused";
+    response.set_content(json{{"error", what}}.dump(), "application/json");
+  });
+}
+
+}  // namespace pz::server

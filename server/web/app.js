@@ -1,0 +1,427 @@
+// The play page of `polyzero serve`: one session at a time, its id kept in the URL hash
+// (#session=ID) so that a reload or a server restart reopens it. The server is the source
+// of truth: every change arrives as a session state (the answer to a request, or a `state`
+// event), and the page redraws everything from the latest state.
+
+import * as api from './api.js';
+import { canDraw, drawBoard, seatColours } from './boards.js';
+import { renderThinking, renderValueGraph, seatLabel } from './analysis.js';
+import { NewGameForm } from './newgame.js';
+import { html, clear } from './svg.js';
+
+const $ = (selector) => document.querySelector(selector);
+
+const ui = {
+  state: null,        // the latest session state
+  live: null,         // the latest `thinking` event of the running search, or null
+  selected: null,     // the piece picked for a two-click move, or null
+  closeEvents: null,  // closes the current event stream
+  streamOpen: false,  // the event stream is connected
+  moving: false,      // a move the person made is on its way to the server
+  stateEvents: 0,     // `state` events received so far (orders answers against events)
+};
+
+// ---------------------------------------------------------------------------------------
+// Sessions
+
+async function startGame(request) {
+  const state = await guarded(() => api.createSession(request.game, request.seats));
+  if (!state) return;
+  hideError();
+  showSession(state);
+  location.hash = `session=${state.id}`;
+}
+
+async function openSession(id) {
+  const state = await guarded(() => api.getSession(id));
+  if (state) {
+    showSession(state);
+  } else if (ui.state?.id !== id) {
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+}
+
+// Makes `state`'s session the current one (subscribing to its events) and draws it.
+function showSession(state) {
+  if (ui.state?.id !== state.id) {
+    ui.closeEvents?.();
+    ui.state = null;
+    ui.live = null;
+    ui.selected = null;
+    subscribe(state.id);
+  }
+  applyState(state);
+}
+
+function subscribe(id) {
+  ui.streamOpen = false;
+  ui.closeEvents = api.subscribe(id, {
+    onState: (state) => {
+      if (state.id !== ui.state?.id) return;
+      ui.stateEvents++;
+      applyState(state);
+    },
+    onThinking: (thinking) => {
+      const wasThinking = aiThinking(ui.state);
+      ui.live = thinking;
+      // The first thinking event of a search can turn the status into "AI is thinking…".
+      if (aiThinking(ui.state) !== wasThinking) render();
+      else {
+        renderAnalysis();
+        renderBoard();
+      }
+    },
+    onServerError: (data) => showError(data.error ?? 'the server reported an error'),
+    // Every (re)connection resynchronises: events sent while disconnected are lost.
+    onOpen: () => {
+      ui.streamOpen = true;
+      if (ui.state?.id === id) refresh(() => api.getSession(id));
+    },
+    onError: (closed) => {
+      ui.streamOpen = false;
+      // A closed stream (an HTTP error, not a dropped connection) is not retried by the
+      // browser: retry a little later while this session is still shown.
+      if (closed) setTimeout(() => { if (ui.state?.id === id) { ui.closeEvents?.(); subscribe(id); } }, 5000);
+    },
+  });
+}
+
+// Runs a request whose answer is a session state and applies it, unless a `state` event
+// arrived meanwhile: the stream then carries states at least as new as the answer.
+async function refresh(request) {
+  const eventsBefore = ui.stateEvents;
+  const state = await guarded(request);
+  if (!state || state.id !== ui.state?.id) return;
+  if (ui.streamOpen && ui.stateEvents !== eventsBefore) return;
+  applyState(state);
+}
+
+function applyState(state) {
+  const previous = ui.state;
+  ui.state = state;
+  if (previous?.move_number !== state.move_number || state.status !== 'playing') ui.live = null;
+  if (!humanToMove(state) || previous?.move_number !== state.move_number) ui.selected = null;
+  render();
+}
+
+// ---------------------------------------------------------------------------------------
+// Actions of the person
+
+// One move at a time: a second click before the server answered would be refused (409).
+async function playMove(move) {
+  if (!ui.state || !move || ui.moving) return;
+  ui.selected = null;
+  ui.moving = true;
+  try {
+    await refresh(() => api.playMove(ui.state.id, move));
+  } finally {
+    ui.moving = false;
+  }
+}
+
+function selectPiece(cell) {
+  ui.selected = ui.selected === cell ? null : cell;
+  renderBoard();
+}
+
+// An AI searches for this session: the state says so, or a running search for the seat to
+// move reports (the server sends the state after a human move before it queues the AI's
+// search, so that state still says "thinking": false).
+function aiThinking(state) {
+  if (!state || state.status !== 'playing') return false;
+  return Boolean(state.thinking) || Boolean(ui.live && !ui.live.done && ui.live.seat === state.to_move);
+}
+
+function humanSeats(state) {
+  return (state?.seats ?? []).filter((s) => s.player === 'human').map((s) => s.seat);
+}
+
+// A human is to move and may play now.
+function humanToMove(state) {
+  return Boolean(state) && state.status === 'playing' && !aiThinking(state) &&
+    state.to_move !== null && state.to_move !== undefined &&
+    humanSeats(state).includes(state.to_move) && (state.legal_moves ?? []).length > 0;
+}
+
+async function exportRecord(format) {
+  if (!ui.state) return;
+  const record = await guarded(() => api.getRecord(ui.state.id));
+  if (!record) return;
+  const base = `polyzero-${ui.state.name}-${ui.state.id.slice(0, 8)}`;
+  if (format === 'sgf') {
+    if (record.sgf) download(record.sgf, `${base}.sgf`, 'application/x-go-sgf');
+    else showError('This game has no SGF record.');
+  } else {
+    download(JSON.stringify(record, null, 2), `${base}.json`, 'application/json');
+  }
+}
+
+function download(text, filename, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = html('a', { href: url, download: filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// ---------------------------------------------------------------------------------------
+// Errors: one dismissible line; never alert().
+
+async function guarded(request) {
+  try {
+    return await request();
+  } catch (error) {
+    showError(error.message || String(error));
+    return null;
+  }
+}
+
+function showError(message) {
+  $('#error-text').textContent = message;
+  $('#error').hidden = false;
+}
+
+function hideError() {
+  $('#error').hidden = true;
+}
+
+// ---------------------------------------------------------------------------------------
+// Drawing
+
+function render() {
+  const state = ui.state;
+  $('#no-game').hidden = Boolean(state);
+  renderStatus(state);
+  renderSeats(state);
+  renderResult(state);
+  renderBoard();
+  renderMoveInput(state);
+  renderMoveList(state);
+  renderControls(state);
+  renderAnalysis();
+  renderValueGraph($('#value-graph'), state);
+}
+
+function renderStatus(state) {
+  const status = $('#status');
+  if (!state) {
+    status.textContent = 'No game yet.';
+    status.dataset.state = 'none';
+    return;
+  }
+  const humans = humanSeats(state);
+  const you = humans.length === 0 ? 'you watch'
+    : humans.length === state.seats.length && humans.length > 1 ? 'people on every side'
+    : state.seats.length === 1 ? 'you play'
+    : `you play ${humans.map((s) => `${seatLabel(state, s)} (${ordinal(s)})`).join(' and ')}`;
+  let turn;
+  if (state.status === 'finished') {
+    turn = 'game over';
+    status.dataset.state = 'finished';
+  } else if (aiThinking(state)) {
+    turn = `${seatLabel(state, state.to_move)} to move — AI is thinking…`;
+    status.dataset.state = 'thinking';
+  } else if (humanToMove(state)) {
+    turn = humans.length === 1 ? `${seatLabel(state, state.to_move)} to move — your turn`
+      : `${seatLabel(state, state.to_move)} to move`;
+    status.dataset.state = 'your-turn';
+  } else {
+    turn = `${seatLabel(state, state.to_move)} to move`;
+    status.dataset.state = 'waiting';
+  }
+  status.textContent = `${state.long_name || state.name} · ${you} · move ${state.move_number} · ${turn}`;
+}
+
+const ordinal = (seat) => ['first', 'second', 'third', 'fourth'][seat] ?? `seat ${seat + 1}`;
+
+function renderSeats(state) {
+  const list = $('#seats');
+  clear(list);
+  const colours = seatColours(state);
+  for (const seat of state?.seats ?? []) {
+    const toMove = state.status === 'playing' && state.to_move === seat.seat;
+    list.append(html('li', { class: `seat-${seat.seat}${toMove ? ' to-move' : ''}`, 'data-seat': seat.seat }, [
+      swatch(colours, seat.seat),
+      html('strong', { text: seat.label || `seat ${seat.seat}` }),
+      document.createTextNode(` ${seat.player === 'human' ? 'you (human)' : seat.player}`),
+    ]));
+  }
+}
+
+function swatch(colours, seat) {
+  return html('span', { class: 'swatch', style: `background: ${colours[seat] ?? '#999'}`, 'aria-hidden': 'true' });
+}
+
+function renderResult(state) {
+  const banner = $('#result');
+  const result = state?.status === 'finished' ? state.result : null;
+  banner.hidden = !result;
+  if (!result) return;
+  const reason = result.reason && result.reason !== 'game over' ? ` (${result.reason})` : '';
+  banner.textContent = `${result.text || 'Game over'}${reason}`;
+  const humans = humanSeats(state);
+  banner.dataset.outcome = result.winner === null || result.winner === undefined ? 'draw'
+    : humans.includes(result.winner) ? 'won' : humans.length ? 'lost' : 'decided';
+}
+
+function renderBoard() {
+  const state = ui.state;
+  const board = $('#board');
+  const text = $('#board-text');
+  const textView = $('#text-view');
+  const drawable = Boolean(state) && canDraw(state);
+  board.toggleAttribute('hidden', !drawable);  // an <svg> has no `hidden` property
+  text.hidden = !state || drawable;
+  textView.hidden = !drawable || !state.text;
+  if (!state) return;
+  if (drawable) {
+    const live = aiThinking(state) && ui.live?.seat === state.to_move ? ui.live : null;
+    // Redrawing replaces the cells: keyboard focus moves to the same cell's new element.
+    const focused = board.contains(document.activeElement) ? focusKey(document.activeElement) : null;
+    drawBoard(board, state, { interactive: humanToMove(state), selected: ui.selected, visits: live?.moves ?? null });
+    if (focused) board.querySelector(focused)?.focus();
+    $('#text-view-pre').textContent = state.text ?? '';
+  } else {
+    text.textContent = state.text ?? '';
+  }
+}
+
+// A selector for the board element `el` that survives a redraw.
+function focusKey(el) {
+  if (el.dataset.column !== undefined) return `.hit[data-column="${el.dataset.column}"]`;
+  if (el.dataset.cell !== undefined) return `.hit[data-cell="${el.dataset.cell}"]`;
+  return null;
+}
+
+// The move text field (every game), the legal moves as buttons (games without a drawn
+// board) and the moves that are not cells (pass, swap) as buttons.
+function renderMoveInput(state) {
+  const canMove = humanToMove(state);
+  const legal = canMove ? state.legal_moves : [];
+  $('#move-input').disabled = !canMove;
+  $('#move-submit').disabled = !canMove;
+  const datalist = $('#legal-list');
+  clear(datalist);
+  for (const move of legal.slice(0, 500)) datalist.append(html('option', { value: move }));
+
+  const drawable = Boolean(state) && canDraw(state);
+  const buttons = $('#legal-moves');
+  clear(buttons);
+  buttons.hidden = drawable || !canMove;
+  if (!drawable) {
+    for (const move of legal.slice(0, 500)) {
+      buttons.append(html('button', { type: 'button', class: 'move-button', 'data-move': move, text: move }));
+    }
+  }
+
+  const others = $('#other-moves');
+  clear(others);
+  const otherMoves = drawable && canMove ? state.board.other_moves ?? [] : [];
+  for (const move of otherMoves) {
+    others.append(html('button', {
+      type: 'button', class: 'move-button', 'data-move': move,
+      id: /^[a-z]+$/.test(move) ? move : null, text: capitalise(move),
+    }));
+  }
+}
+
+const capitalise = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+function renderMoveList(state) {
+  const list = $('#move-list');
+  clear(list);
+  const colours = seatColours(state);
+  for (const { seat, move } of state?.moves ?? []) {
+    list.append(html('li', { 'data-seat': seat, 'data-move': move }, [
+      swatch(colours, seat),
+      html('span', { class: 'seat-tag', text: seatLabel(state, seat) }),
+      document.createTextNode(` ${move}`),
+    ]));
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderControls(state) {
+  const playing = state?.status === 'playing';
+  const hasHuman = humanSeats(state).length > 0;
+  $('#undo').disabled = !state || !hasHuman || aiThinking(state) || !(state.moves ?? []).length;
+  $('#resign').disabled = !playing || !hasHuman;
+  $('#ai-move').disabled = !playing || aiThinking(state);
+  $('#export').disabled = !state;
+  $('#export-sgf').hidden = state?.name !== 'go';
+}
+
+function renderAnalysis() {
+  const state = ui.state;
+  const live = aiThinking(state) && Boolean(ui.live);
+  renderThinking($('#thinking'), live ? ui.live : state?.analysis ?? ui.live ?? null, state, live);
+}
+
+// ---------------------------------------------------------------------------------------
+// Wiring
+
+function wireBoard() {
+  const board = $('#board');
+  const act = (target) => {
+    if (target.dataset.move) playMove(target.dataset.move);
+    else if (target.dataset.from) selectPiece(target.dataset.from);
+  };
+  board.addEventListener('click', (event) => {
+    const target = event.target.closest('[data-move], [data-from]');
+    if (target && board.contains(target)) act(target);
+  });
+  board.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' && event.key !== ' ') return;
+    const target = event.target.closest('[data-move], [data-from]');
+    if (!target) return;
+    event.preventDefault();
+    act(target);
+  });
+  for (const box of [$('#other-moves'), $('#legal-moves')]) {
+    box.addEventListener('click', (event) => {
+      const button = event.target.closest('button[data-move]');
+      if (button) playMove(button.dataset.move);
+    });
+  }
+}
+
+function wireControls() {
+  $('#move-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const input = $('#move-input');
+    const move = input.value.trim();
+    if (!move) return;
+    input.value = '';
+    playMove(move);
+  });
+  $('#undo').addEventListener('click', () => ui.state && refresh(() => api.undo(ui.state.id)));
+  $('#resign').addEventListener('click', () => ui.state && refresh(() => api.resign(ui.state.id)));
+  $('#ai-move').addEventListener('click', () => ui.state && refresh(() => api.askAi(ui.state.id)));
+  $('#export').addEventListener('click', () => exportRecord('json'));
+  $('#export-sgf').addEventListener('click', () => exportRecord('sgf'));
+  $('#new-game-button').addEventListener('click', () => {
+    $('#new-game').scrollIntoView({ behavior: 'smooth', block: 'start' });
+    $('#game-select').focus();
+  });
+  $('#error-dismiss').addEventListener('click', hideError);
+}
+
+const sessionInHash = () => /(?:^#|&)session=([0-9a-zA-Z]+)/.exec(location.hash)?.[1] ?? null;
+
+async function main() {
+  wireBoard();
+  wireControls();
+  render();
+  window.addEventListener('hashchange', () => {
+    const id = sessionInHash();
+    if (id && id !== ui.state?.id) openSession(id);
+  });
+  const [games, players] = await Promise.all([guarded(api.listGames), guarded(api.listPlayers)]);
+  if (games) new NewGameForm($('#new-game'), games, players ?? {}, startGame);
+  const id = sessionInHash();
+  if (id) await openSession(id);
+  document.body.dataset.ready = 'true';
+}
+
+main();

@@ -1,0 +1,393 @@
+// Draws a session state's `board` (server/README.md, "The board") as SVG.
+//
+// Contract with app.js:
+// - drawBoard(root, state, view) replaces the content of the <svg> `root`.
+//   view.interactive: a human is to move, so legal cells are clickable;
+//   view.selected: the cell name of the piece picked for a two-click move ("c2-b3"), or null;
+//   view.visits: the live thinking's `moves` to draw as visit shares, or null.
+// - Every cell (or column) carries aria-label with its move name. The ones a click acts on
+//   carry class "legal" and either data-move (clicking plays that move) or data-from
+//   (clicking picks that piece for a two-click move). app.js delegates the clicks.
+// - Pieces carry class "stone" and data-seat, the last move's piece class "last".
+
+import { svg, clear, r2 } from './svg.js';
+
+// Board kinds this module draws; any other kind falls back to the text view.
+export function canDraw(state) {
+  return Boolean(state.board) && Object.hasOwn(PAINTERS, state.board.kind);
+}
+
+export function drawBoard(root, state, view) {
+  clear(root);
+  const ctx = makeContext(state, view);
+  const look = ctx.board.kind === 'grid' ? GRID_LOOKS[state.name] ?? 'plain' : ctx.board.kind;
+  root.dataset.kind = ctx.board.kind;
+  root.dataset.look = look;
+  root.dataset.interactive = String(Boolean(view.interactive));
+  root.dataset.toMove = state.to_move ?? '';
+  const geometry = PAINTERS[ctx.board.kind](root, ctx, look);
+  // Small boards are not blown up to the full width.
+  const viewWidth = Number(root.getAttribute('viewBox').split(' ')[2]);
+  root.style.maxWidth = `${Math.round(Math.min(720, Math.max(300, 1.5 * viewWidth)))}px`;
+  if (view.visits?.length) drawVisits(root, geometry, view.visits);
+}
+
+// The seats' colours in a game, for swatches and labels outside the board (CSS colours).
+export function seatColours(state) {
+  const look = state?.board?.kind === 'grid' ? GRID_LOOKS[state.name] ?? 'plain' : state?.board?.kind;
+  switch (look) {
+    case 'hex': return ['#d62828', '#2457c5'];
+    case 'go': case 'stones': case 'othello': case 'plain': return ['#161616', '#f7f7f2'];
+    case 'checker': return ['#fbfbf7', '#222222'];
+    case 'tictactoe': return ['#d62828', '#1f4fb4'];
+    default: return ['#d62828', '#f2c200'];
+  }
+}
+
+// How `grid` boards look, by game name.
+const GRID_LOOKS = { tictactoe: 'tictactoe', othello: 'othello', gomoku: 'stones', breakthrough: 'checker' };
+
+// ---------------------------------------------------------------------------------------
+// What every painter needs: the board, the legal moves, each cell's name.
+
+function makeContext(state, view) {
+  const board = state.board;
+  const names = cellNames(board);
+  const legalMoves = view.interactive ? state.legal_moves ?? [] : [];
+  const indexByName = new Map(names.map((name, i) => [name.toLowerCase(), i]));
+  return {
+    board,
+    names,
+    indexByName,
+    legal: new Set(legalMoves),
+    fromTo: twoClickMoves(legalMoves, indexByName),
+    selected: view.selected ?? null,
+    rowOf: (i) => Math.floor(i / board.cols),
+    colOf: (i) => i % board.cols,
+  };
+}
+
+// A cell's name: the move a click there plays, else its column and row labels ("c3").
+function cellNames(board) {
+  const count = board.rows * board.cols;
+  return Array.from({ length: count }, (_, i) => {
+    const move = board.cell_moves?.[i];
+    if (move) return move;
+    const label = (board.col_labels?.[i % board.cols] ?? '') +
+                  (board.row_labels?.[Math.floor(i / board.cols)] ?? '');
+    return label || `cell ${i + 1}`;
+  });
+}
+
+// Moves written "from-to" or "fromxto" between two cell names (Breakthrough) as a map
+// from the starting cell's name to [{to, move}]; they take two clicks.
+function twoClickMoves(legalMoves, indexByName) {
+  const result = new Map();
+  for (const move of legalMoves) {
+    const match = /^([a-z]+\d+)\s*[-x:]\s*([a-z]+\d+)$/i.exec(move);
+    if (!match) continue;
+    const [from, to] = [match[1].toLowerCase(), match[2].toLowerCase()];
+    if (!indexByName.has(from) || !indexByName.has(to)) continue;
+    if (!result.has(from)) result.set(from, []);
+    result.get(from).push({ to, move });
+  }
+  return result;
+}
+
+// Makes `el` the click target of cell i: aria-label always; data-move or data-from when a
+// click there does something now.
+function makeCellTarget(el, i, ctx) {
+  const name = ctx.names[i];
+  el.classList.add('hit');
+  el.setAttribute('aria-label', name);
+  el.dataset.cell = i;
+  const move = ctx.board.cell_moves?.[i];
+  if (move && ctx.legal.has(move)) return makePlayable(el, move);
+  const key = name.toLowerCase();
+  const toSelected = ctx.selected && ctx.fromTo.get(ctx.selected)?.find((t) => t.to === key);
+  if (toSelected) {
+    el.classList.add('target');
+    return makePlayable(el, toSelected.move);
+  }
+  if (ctx.fromTo.has(key)) {
+    el.dataset.from = key;
+    el.classList.add('legal', 'from');
+    if (key === ctx.selected) el.classList.add('selected');
+    setButtonRole(el, `${name}: pick this piece`);
+  }
+  return el;
+}
+
+function makePlayable(el, move) {
+  el.dataset.move = move;
+  el.classList.add('legal');
+  setButtonRole(el, `play ${move}`);
+  return el;
+}
+
+function setButtonRole(el, label) {
+  el.setAttribute('role', 'button');
+  el.setAttribute('tabindex', '0');
+  el.setAttribute('aria-label', label);
+}
+
+function pieceAttrs(seat, i, ctx, extraClass) {
+  return {
+    class: `stone seat-${seat} ${extraClass}${i === ctx.board.last_cell ? ' last' : ''}`,
+    'data-seat': seat,
+    'data-cell': i,
+  };
+}
+
+// The move → cell index map for drawing visit shares: cell_moves, else a two-click move's
+// destination cell.
+function cellIndexOfMove(ctx) {
+  const byMove = new Map();
+  (ctx.board.cell_moves ?? []).forEach((move, i) => move && byMove.set(move, i));
+  return (move) => {
+    if (byMove.has(move)) return byMove.get(move);
+    const match = /([a-z]+\d+)$/i.exec(move);
+    return match ? ctx.indexByName.get(match[1].toLowerCase()) ?? -1 : -1;
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Painters: each draws one kind and returns its geometry for the visit overlay:
+// {center(i) → {x, y}, unit (cell spacing), indexOfMove(move) → cell or -1}.
+
+const PAINTERS = { columns: drawColumns, go: drawGo, hex: drawHex, grid: drawGrid };
+
+// Connect Four: a blue frame with holes; a click anywhere on a column drops a disc there.
+function drawColumns(root, ctx) {
+  const { rows, cols, cells } = ctx.board;
+  const S = 60, pad = 10, frameH = rows * S + 2 * pad;
+  root.setAttribute('viewBox', `0 0 ${cols * S + 2 * pad} ${frameH + 28}`);
+  const center = (i) => ({ x: pad + (ctx.colOf(i) + 0.5) * S, y: pad + (ctx.rowOf(i) + 0.5) * S });
+
+  root.append(svg('rect', { class: 'c4-frame', x: 0, y: 0, width: cols * S + 2 * pad, height: frameH, rx: 14 }));
+  cells.forEach((seat, i) => {
+    const { x, y } = center(i);
+    root.append(seat < 0
+      ? svg('circle', { class: 'c4-hole', cx: x, cy: y, r: S * 0.4 })
+      : svg('circle', { ...pieceAttrs(seat, i, ctx, 'disc'), cx: x, cy: y, r: S * 0.4 }));
+  });
+  drawLastMark(root, ctx, center, S * 0.13);
+
+  const columnMoves = ctx.board.column_moves ?? [];
+  for (let c = 0; c < cols; c++) {
+    const move = columnMoves[c] ?? String(c + 1);
+    root.append(svg('text', { class: 'label', x: pad + (c + 0.5) * S, y: frameH + 20, text: move }));
+    const hit = svg('rect', { class: 'column', x: pad + c * S, y: 0, width: S, height: frameH });
+    hit.classList.add('hit');
+    hit.dataset.column = c;
+    hit.setAttribute('aria-label', `column ${move}`);
+    if (ctx.legal.has(move)) makePlayable(hit, move);
+    root.append(hit);
+  }
+
+  // A column's move lands on its lowest empty cell.
+  const landing = (c) => {
+    for (let r = rows - 1; r >= 0; r--) if (cells[r * cols + c] < 0) return r * cols + c;
+    return -1;
+  };
+  const indexOfMove = (move) => {
+    const c = columnMoves.indexOf(move);
+    return c < 0 ? -1 : landing(c);
+  };
+  return { center, unit: S, indexOfMove };
+}
+
+// Go (and Gomoku): stones on the intersections of a wooden board, coordinates on all sides.
+function drawGo(root, ctx) {
+  const { rows, cols, cells } = ctx.board;
+  const S = 40, M = 42;
+  const width = 2 * M + (cols - 1) * S, height = 2 * M + (rows - 1) * S;
+  root.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  const center = (i) => ({ x: M + ctx.colOf(i) * S, y: M + ctx.rowOf(i) * S });
+
+  root.append(svg('rect', { class: 'wood', x: 0, y: 0, width, height, rx: 6 }));
+  const lines = svg('g', { class: 'grid-lines' });
+  for (let r = 0; r < rows; r++) {
+    lines.append(svg('line', { x1: M, y1: M + r * S, x2: M + (cols - 1) * S, y2: M + r * S }));
+  }
+  for (let c = 0; c < cols; c++) {
+    lines.append(svg('line', { x1: M + c * S, y1: M, x2: M + c * S, y2: M + (rows - 1) * S }));
+  }
+  root.append(lines);
+  for (const [r, c] of hoshiPoints(rows, cols)) {
+    root.append(svg('circle', { class: 'hoshi', cx: M + c * S, cy: M + r * S, r: 3.5 }));
+  }
+  drawSideLabels(root, ctx, {
+    colX: (c) => M + c * S, rowY: (r) => M + r * S,
+    top: M - 24, bottom: height - M + 24, left: M - 26, right: width - M + 26,
+  });
+
+  cells.forEach((seat, i) => {
+    if (seat < 0) return;
+    const { x, y } = center(i);
+    root.append(svg('circle', { ...pieceAttrs(seat, i, ctx, 'go-stone'), cx: x, cy: y, r: S * 0.47 }));
+  });
+  drawLastMark(root, ctx, center, S * 0.15);
+  cells.forEach((_, i) => {
+    const { x, y } = center(i);
+    root.append(makeCellTarget(svg('circle', { cx: x, cy: y, r: S * 0.47 }), i, ctx));
+  });
+  return { center, unit: S, indexOfMove: cellIndexOfMove(ctx) };
+}
+
+// Star points: 9×9 and 13×13 the four corner points and the centre, 19×19 all nine; other
+// square sizes from 7 up follow the same pattern.
+function hoshiPoints(rows, cols) {
+  if (rows !== cols || rows < 7) return [];
+  const n = rows, edge = n >= 13 ? 3 : 2, mid = (n - 1) / 2;
+  const lines = n % 2 === 1 && n >= 15 ? [edge, mid, n - 1 - edge] : [edge, n - 1 - edge];
+  const points = lines.flatMap((r) => lines.map((c) => [r, c]));
+  if (n % 2 === 1 && !lines.includes(mid)) points.push([mid, mid]);
+  return points;
+}
+
+// Hex: a rhombus of pointy-top hexagons, row r shifted right by r/2 cells. Seat 0 joins top
+// and bottom, seat 1 left and right: those edges are drawn in the seats' colours.
+function drawHex(root, ctx) {
+  const { rows, cols, cells } = ctx.board;
+  const R = 22, W = Math.sqrt(3) * R, M = 46;
+  const center = (i) => {
+    const r = ctx.rowOf(i), c = ctx.colOf(i);
+    return { x: M + (c + r / 2) * W, y: M + r * 1.5 * R };
+  };
+  const width = 2 * M + (cols - 1 + (rows - 1) / 2) * W, height = 2 * M + (rows - 1) * 1.5 * R;
+  root.setAttribute('viewBox', `0 0 ${r2(width)} ${r2(height)}`);
+  // Vertex k of a cell's hexagon, k = 0..5 clockwise from the top.
+  const vertex = (i, k) => {
+    const { x, y } = center(i), angle = Math.PI / 180 * (-90 + 60 * k);
+    return [r2(x + R * Math.cos(angle)), r2(y + R * Math.sin(angle))];
+  };
+  const at = (r, c) => r * cols + c;
+  const edge = (seat, points) => root.append(svg('polyline', {
+    class: `hex-edge seat-${seat}`, points: points.map((p) => p.join(',')).join(' '),
+  }));
+  const range = (n) => Array.from({ length: n }, (_, k) => k);
+  edge(0, range(cols).flatMap((c) => [vertex(at(0, c), 5), vertex(at(0, c), 0), vertex(at(0, c), 1)]));
+  edge(0, range(cols).flatMap((c) => [vertex(at(rows - 1, c), 4), vertex(at(rows - 1, c), 3), vertex(at(rows - 1, c), 2)]));
+  edge(1, range(rows).flatMap((r) => [vertex(at(r, 0), 5), vertex(at(r, 0), 4), vertex(at(r, 0), 3)]));
+  edge(1, range(rows).flatMap((r) => [vertex(at(r, cols - 1), 0), vertex(at(r, cols - 1), 1), vertex(at(r, cols - 1), 2)]));
+
+  cells.forEach((seat, i) => {
+    const hexagon = svg('polygon', { class: 'hex-cell', points: range(6).map((k) => vertex(i, k).join(',')).join(' ') });
+    root.append(makeCellTarget(hexagon, i, ctx));
+  });
+  cells.forEach((seat, i) => {
+    if (seat < 0) return;
+    const { x, y } = center(i);
+    root.append(svg('circle', { ...pieceAttrs(seat, i, ctx, 'hex-stone'), cx: x, cy: y, r: R * 0.68 }));
+  });
+  drawLastMark(root, ctx, center, R * 0.22);
+
+  range(cols).forEach((c) => {
+    const { x, y } = center(at(0, c));
+    root.append(svg('text', { class: 'label', x, y: y - R - 10, text: ctx.board.col_labels?.[c] ?? '' }));
+  });
+  range(rows).forEach((r) => {
+    const { x, y } = center(at(r, 0));
+    root.append(svg('text', { class: 'label', x: x - W * 0.95, y: y + 5, text: ctx.board.row_labels?.[r] ?? '' }));
+  });
+  return { center, unit: W, indexOfMove: cellIndexOfMove(ctx) };
+}
+
+// Square cells: tic-tac-toe X and O, Othello discs on green, Breakthrough pawns on a
+// chequered board, Gomoku stones (drawn like Go), or plain discs.
+function drawGrid(root, ctx, look) {
+  if (look === 'stones') return drawGo(root, ctx);
+  const { rows, cols, cells } = ctx.board;
+  const S = 50, M = 30;
+  root.setAttribute('viewBox', `0 0 ${cols * S + M + 8} ${rows * S + M + 8}`);
+  const center = (i) => ({ x: M + (ctx.colOf(i) + 0.5) * S, y: M + (ctx.rowOf(i) + 0.5) * S });
+
+  cells.forEach((_, i) => {
+    const dark = (ctx.rowOf(i) + ctx.colOf(i)) % 2 === 1;
+    const square = svg('rect', {
+      class: `square ${look}-square${dark ? ' dark' : ''}${i === ctx.board.last_cell ? ' last-square' : ''}`,
+      x: M + ctx.colOf(i) * S, y: M + ctx.rowOf(i) * S, width: S, height: S,
+    });
+    root.append(square);
+  });
+  drawSideLabels(root, ctx, {
+    colX: (c) => M + (c + 0.5) * S, rowY: (r) => M + (r + 0.5) * S,
+    top: M - 10, bottom: null, left: M - 14, right: null,
+  });
+  cells.forEach((seat, i) => {
+    if (seat >= 0) root.append(drawPiece(look, seat, i, center(i), S, ctx));
+  });
+  if (look !== 'tictactoe') drawLastMark(root, ctx, center, S * 0.12);
+  cells.forEach((_, i) => {
+    const hit = makeCellTarget(svg('rect', {
+      x: M + ctx.colOf(i) * S, y: M + ctx.rowOf(i) * S, width: S, height: S,
+    }), i, ctx);
+    root.append(hit);
+    // Othello: legal moves are hard to see, so they get a dot.
+    if (look === 'othello' && hit.dataset.move) {
+      const { x, y } = center(i);
+      root.append(svg('circle', { class: 'legal-dot', cx: x, cy: y, r: S * 0.1 }));
+    }
+  });
+  return { center, unit: S, indexOfMove: cellIndexOfMove(ctx) };
+}
+
+function drawPiece(look, seat, i, { x, y }, S, ctx) {
+  const attrs = pieceAttrs(seat, i, ctx, look);
+  if (look === 'tictactoe') {
+    const d = S * 0.28;
+    if (seat === 0) {
+      return svg('path', { ...attrs, d: `M${x - d},${y - d}L${x + d},${y + d}M${x + d},${y - d}L${x - d},${y + d}` });
+    }
+    return svg('circle', { ...attrs, cx: x, cy: y, r: d * 1.1 });
+  }
+  if (look === 'checker') {
+    // A pawn: head and body in one outline.
+    const d = `M${x - S * 0.26},${y + S * 0.32} Q${x},${y - S * 0.05} ${x + S * 0.26},${y + S * 0.32} Z` +
+              `M${x + S * 0.14},${y - S * 0.12} a${S * 0.14},${S * 0.14} 0 1,1 ${-S * 0.28},0 a${S * 0.14},${S * 0.14} 0 1,1 ${S * 0.28},0`;
+    return svg('path', { ...attrs, d });
+  }
+  return svg('circle', { ...attrs, cx: x, cy: y, r: S * 0.42 });
+}
+
+// Column labels above (and below) the board, row labels left (and right); a null
+// position leaves that side out.
+function drawSideLabels(root, ctx, { colX, rowY, top, bottom, left, right }) {
+  const { col_labels: colLabels = [], row_labels: rowLabels = [] } = ctx.board;
+  colLabels.forEach((text, c) => {
+    for (const y of [top, bottom]) {
+      if (y !== null) root.append(svg('text', { class: 'label', x: colX(c), y: y + 5, text }));
+    }
+  });
+  rowLabels.forEach((text, r) => {
+    for (const x of [left, right]) {
+      if (x !== null) root.append(svg('text', { class: 'label', x, y: rowY(r) + 5, text }));
+    }
+  });
+}
+
+function drawLastMark(root, ctx, center, radius) {
+  const i = ctx.board.last_cell;
+  if (i === undefined || i === null || i < 0 || i >= ctx.board.cells.length) return;
+  const seat = ctx.board.cells[i];
+  if (seat < 0) return;  // the last move's piece has gone (captured, moved)
+  const { x, y } = center(i);
+  root.append(svg('circle', { class: `last-mark on-seat-${seat}`, cx: x, cy: y, r: radius }));
+}
+
+// The AI's candidate moves: translucent circles sized by visit share, with the share in %.
+function drawVisits(root, geometry, moves) {
+  const layer = svg('g', { class: 'visits', 'aria-hidden': 'true' });
+  moves.forEach((candidate, rank) => {
+    const i = geometry.indexOfMove(candidate.move);
+    if (i < 0 || !(candidate.share > 0)) return;
+    const { x, y } = geometry.center(i);
+    const radius = geometry.unit * Math.max(0.12, 0.46 * Math.sqrt(candidate.share));
+    layer.append(svg('circle', { class: `visit${rank === 0 ? ' best' : ''}`, cx: x, cy: y, r: r2(radius) }));
+    layer.append(svg('text', {
+      class: 'visit-label', x, y: y + geometry.unit * 0.1, text: Math.round(100 * candidate.share),
+    }));
+  });
+  root.append(layer);
+}

@@ -1,0 +1,254 @@
+// The play server's API against a real server on a loopback port, spoken to over HTTP.
+#include "server/play_server.h"
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "server/board_view.h"
+#include "server/json_input.h"
+#include "games/registry.h"
+#include "util/error.h"
+
+namespace pz::server {
+namespace {
+
+using nlohmann::json;
+
+std::string temp_db(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("pz_server_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = dir / name;
+  std::filesystem::remove(path);
+  return path.string();
+}
+
+// A server on a free port, serving from a thread for the test's lifetime.
+class RunningServer {
+ public:
+  explicit RunningServer(const std::string& db, int ai_threads = 1, int ai_queue = 64) {
+    ServeOptions options;
+    options.port = 0;
+    options.db = db;
+    options.web_dir = PZ_SOURCE_DIR "/server/web";
+    options.ai_threads = ai_threads;
+    options.ai_queue = ai_queue;
+    server_ = std::make_unique<PlayServer>(options);
+    port_ = server_->bind();
+    thread_ = std::thread([this] { server_->run(); });
+  }
+  ~RunningServer() {
+    server_->stop();
+    thread_.join();
+  }
+  httplib::Client client() const {
+    httplib::Client c("127.0.0.1", port_);
+    c.set_read_timeout(30, 0);
+    return c;
+  }
+
+ private:
+  std::unique_ptr<PlayServer> server_;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+struct Answer {
+  int status = 0;
+  json body;
+};
+
+Answer post(httplib::Client& c, const std::string& path, const json& body) {
+  auto r = c.Post(path, body.dump(), "application/json");
+  if (!r) return {0, nullptr};
+  return {r->status, json::parse(r->body, nullptr, false)};
+}
+
+Answer get(httplib::Client& c, const std::string& path) {
+  auto r = c.Get(path);
+  if (!r) return {0, nullptr};
+  return {r->status, json::parse(r->body, nullptr, false)};
+}
+
+// Polls the session until no AI is thinking (at most 20 s).
+json settled(httplib::Client& c, const std::string& id) {
+  for (int i = 0; i < 2000; ++i) {
+    auto a = get(c, "/api/sessions/" + id);
+    if (a.status == 200 && !a.body["thinking"].get<bool>()) return a.body;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ADD_FAILURE() << "the AI never answered in session " << id;
+  return nullptr;
+}
+
+std::string create(httplib::Client& c, const std::string& game, const json& seats) {
+  auto a = post(c, "/api/sessions", {{"game", game}, {"seats", seats}});
+  EXPECT_EQ(a.status, 201) << a.body.dump();
+  return a.body.value("id", "");
+}
+
+TEST(PlayServer, HumanMoveGetsAnAiReply) {
+  RunningServer server(":memory:");
+  auto c = server.client();
+  const std::string id = create(c, "connect4", {"human", "mcts:sims=50"});
+  ASSERT_EQ(id.size(), 32u);
+  auto a = post(c, "/api/sessions/" + id + "/move", {{"move", "4"}});
+  ASSERT_EQ(a.status, 200) << a.body.dump();
+  const json state = settled(c, id);
+  ASSERT_EQ(state["moves"].size(), 2u);
+  EXPECT_EQ(state["moves"][0]["move"], "4");
+  EXPECT_EQ(state["to_move"], 0);
+  EXPECT_EQ(state["board"]["kind"], "columns");
+  EXPECT_EQ(state["board"]["cells"][5 * 7 + 3], 0);  // the bottom row, column 4
+  EXPECT_FALSE(state["analysis"].is_null());
+  EXPECT_GT(state["analysis"]["simulations"].get<int>(), 0);
+  ASSERT_EQ(state["values"].size(), 1u);
+  EXPECT_EQ(state["values"][0]["seat"], 1);
+  EXPECT_EQ(state["legal_moves"].size(), 7u);
+}
+
+TEST(PlayServer, BadRequestsGetClearErrors) {
+  RunningServer server(":memory:");
+  auto c = server.client();
+  const std::string id = create(c, "tictactoe", {"human", "random"});
+  auto illegal = post(c, "/api/sessions/" + id + "/move", {{"move", "z9"}});
+  EXPECT_EQ(illegal.status, 400);
+  EXPECT_NE(illegal.body["error"].get<std::string>().find("z9"), std::string::npos);
+  ASSERT_EQ(post(c, "/api/sessions/" + id + "/move", {{"move", "b2"}}).status, 200);
+  settled(c, id);
+  auto taken = post(c, "/api/sessions/" + id + "/move", {{"move", "b2"}});
+  EXPECT_EQ(taken.status, 400);
+  EXPECT_EQ(get(c, "/api/sessions/0123456789abcdef0123456789abcdef").status, 404);
+  EXPECT_EQ(post(c, "/api/sessions", {{"game", "chess"}}).status, 400);
+  EXPECT_EQ(post(c, "/api/sessions", {{"game", "connect4"}, {"seats", {"human"}}}).status, 400);
+  EXPECT_EQ(post(c, "/api/sessions", {{"game", "connect4"}, {"seats", {"human", "nonsense:x=1"}}}).status, 400);
+  EXPECT_EQ(post(c, "/api/sessions", {{"game", "tron"}}).status, 400);
+  auto r = c.Post("/api/sessions", "{\"game\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+                  "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400);
+  auto big = c.Post("/api/sessions", std::string(100 * 1024, ' '), "application/json");
+  ASSERT_TRUE(big);
+  EXPECT_EQ(big->status, 413);
+  auto unknown = c.Get("/api/nothing");
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown->status, 404);
+  EXPECT_TRUE(json::parse(unknown->body, nullptr, false).contains("error"));
+}
+
+TEST(PlayServer, UndoTakesBackTheHumanMoveAndTheReply) {
+  RunningServer server(":memory:");
+  auto c = server.client();
+  const std::string id = create(c, "connect4", {"human", "mcts:sims=20"});
+  EXPECT_EQ(post(c, "/api/sessions/" + id + "/undo", json::object()).status, 409);  // nothing to undo
+  post(c, "/api/sessions/" + id + "/move", {{"move", "1"}});
+  settled(c, id);
+  post(c, "/api/sessions/" + id + "/move", {{"move", "2"}});
+  ASSERT_EQ(settled(c, id)["moves"].size(), 4u);
+  auto a = post(c, "/api/sessions/" + id + "/undo", json::object());
+  ASSERT_EQ(a.status, 200) << a.body.dump();
+  EXPECT_EQ(a.body["moves"].size(), 2u);
+  EXPECT_EQ(a.body["values"].size(), 1u);
+  auto resigned = post(c, "/api/sessions/" + id + "/resign", json::object());
+  EXPECT_EQ(resigned.body["status"], "finished");
+  EXPECT_EQ(resigned.body["result"]["winner"], 1);
+  EXPECT_EQ(post(c, "/api/sessions/" + id + "/move", {{"move", "3"}}).status, 409);
+}
+
+TEST(PlayServer, SessionsAreIsolatedAndSurviveARestart) {
+  const std::string db = temp_db("sessions.sqlite");
+  std::string first, second;
+  {
+    RunningServer server(db);
+    auto c = server.client();
+    first = create(c, "hex:size=5", {"human", "mcts:sims=20"});
+    second = create(c, "hex:size=5", {"human", "mcts:sims=20"});
+    post(c, "/api/sessions/" + first + "/move", {{"move", "c3"}});
+    settled(c, first);
+    EXPECT_TRUE(get(c, "/api/sessions/" + second).body["moves"].empty());
+  }
+  RunningServer restarted(db);
+  auto c = restarted.client();
+  auto a = get(c, "/api/sessions/" + first);
+  ASSERT_EQ(a.status, 200);
+  ASSERT_EQ(a.body["moves"].size(), 2u);
+  EXPECT_EQ(a.body["moves"][0]["move"], "c3");
+  EXPECT_EQ(a.body["board"]["kind"], "hex");
+  EXPECT_EQ(get(c, "/api/sessions/" + second).body["moves"].size(), 0u);
+  EXPECT_EQ(post(c, "/api/sessions/" + first + "/move", {{"move", "a1"}}).status, 200);
+}
+
+TEST(PlayServer, ABurstOfAiRequestsIsAllAnswered) {
+  RunningServer server(":memory:", 2, 64);
+  auto c = server.client();
+  std::vector<std::string> ids;
+  for (int i = 0; i < 12; ++i) ids.push_back(create(c, "tictactoe", {"mcts:sims=30", "human"}));  // the AI opens
+  std::vector<std::thread> clients;
+  for (const auto& id : ids) {
+    clients.emplace_back([&server, id] {
+      auto own = server.client();
+      EXPECT_EQ(settled(own, id)["moves"].size(), 1u);
+    });
+  }
+  for (auto& t : clients) t.join();
+}
+
+TEST(PlayServer, AFullQueueIsRefusedNotQueuedForever) {
+  RunningServer server(":memory:", 1, 1);
+  auto c = server.client();
+  int refused = 0;
+  for (int i = 0; i < 6; ++i) {
+    auto a = post(c, "/api/sessions", {{"game", "connect4"}, {"seats", {"mcts:sims=0,seconds=1", "mcts:sims=0,seconds=1"}}});
+    refused += a.status == 503;
+    EXPECT_TRUE(a.status == 201 || a.status == 503) << a.status;
+  }
+  EXPECT_GT(refused, 0);
+}
+
+TEST(PlayServer, EventsStreamTheStateAndTheThinking) {
+  RunningServer server(":memory:");
+  auto c = server.client();
+  const std::string id = create(c, "connect4", {"human", "mcts:sims=2000"});
+  std::string stream;
+  std::thread listener([&] {
+    auto own = server.client();
+    own.Get("/api/sessions/" + id + "/events", [&](const char* data, std::size_t size) {
+      stream.append(data, size);
+      return stream.find("event: thinking") == std::string::npos || stream.find("\"done\":true") == std::string::npos;
+    });
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  post(c, "/api/sessions/" + id + "/move", {{"move", "4"}});
+  listener.join();
+  EXPECT_NE(stream.find("event: state"), std::string::npos);
+  EXPECT_NE(stream.find("event: thinking"), std::string::npos);
+  EXPECT_NE(stream.find("\"win_probability\""), std::string::npos);
+}
+
+TEST(BoardView, CellsAndMovesOfEachDrawnGame) {
+  const auto go = games::make_game("go:size=9");
+  auto state = go->new_initial_state();
+  state->apply_action(*state->parse_action("d4"));
+  const json view = board_view(*state, state->parse_action("d4"), {"pass"});
+  EXPECT_EQ(view["kind"], "go");
+  const int d4 = 5 * 9 + 3;  // row 4 from the bottom is the sixth from the top
+  EXPECT_EQ(view["cells"][d4], 0);
+  EXPECT_EQ(view["cell_moves"][d4], "d4");
+  EXPECT_EQ(view["last_cell"], d4);
+  EXPECT_EQ(view["col_labels"][8], "j");
+  EXPECT_EQ(view["other_moves"], json::array({"pass"}));
+  EXPECT_TRUE(board_view(*games::make_game("2048")->new_initial_state(), std::nullopt, {}).is_null());
+}
+
+TEST(JsonInput, DeepNestingIsRefusedBeforeParsing) {
+  EXPECT_EQ(json_nesting_depth(R"({"a": [1, {"b": "[[[["}]})"), 3);
+  EXPECT_THROW(parse_json_object(std::string(10000, '[') + std::string(10000, ']')), util::UsageError);
+  EXPECT_THROW(parse_json_object("[1]"), util::UsageError);
+  EXPECT_THROW(parse_json_object("{"), util::UsageError);
+  EXPECT_EQ(parse_json_object(R"({"x": 1})")["x"], 1);
+}
+
+}  // namespace
+}  // namespace pz::server
