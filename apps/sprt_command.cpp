@@ -6,13 +6,12 @@
 
 #include <cstdio>
 #include <iostream>
-#include <map>
 
 #include "apps/commands.h"
 #include "apps/game_args.h"
 #include "arena/player_factory.h"
 #include "arena/sprt.h"
-#include "arena/tournament.h"
+#include "arena/sprt_match.h"
 #include "util/error.h"
 #include "util/stop_signal.h"
 
@@ -21,39 +20,11 @@ namespace {
 
 struct Args {
   GameArgs game;
-  std::string p1, p2;
-  arena::SprtOptions sprt;
-  int max_pairs = 20000;
-  int concurrency = 1;
-  std::string openings = "random:4";
+  arena::SprtMatchOptions match;
   std::string db;
   std::int64_t seed = 1;
-  int max_moves = 0;
   bool json = false;
   bool quiet = false;
-};
-
-// Pairs whose two games are both stored, as p1's outcomes; p1 moves first in even rounds.
-class PairCollector {
- public:
-  void add(const arena::StoredGame& g, const std::string& p1) {
-    const bool p1_first = g.first_player == p1;
-    const arena::Outcome first = g.result == "1-0"   ? arena::Outcome::kWin
-                                 : g.result == "0-1" ? arena::Outcome::kLoss
-                                                     : arena::Outcome::kDraw;
-    const arena::Outcome mine = p1_first ? first
-                                : first == arena::Outcome::kWin ? arena::Outcome::kLoss
-                                : first == arena::Outcome::kLoss ? arena::Outcome::kWin
-                                                                 : arena::Outcome::kDraw;
-    auto& pair = halves_[g.round / 2];
-    pair[g.round % 2] = mine;
-    if (pair.size() == 2) counts_.add_pair(pair.at(0), pair.at(1));
-  }
-  const arena::Pentanomial& counts() const { return counts_; }
-
- private:
-  std::map<int, std::map<int, arena::Outcome>> halves_;
-  arena::Pentanomial counts_;
 };
 
 std::string status_line(const arena::Pentanomial& counts, const arena::SprtStatus& status) {
@@ -73,60 +44,42 @@ void add_sprt_command(CLI::App& app) {
                                          "rather than --elo0? (pentanomial, on game pairs)");
   auto args = std::make_shared<Args>();
   args->game.add_to(*cmd, "connect4");
-  cmd->add_option("--p1", args->p1, "the tested player")->required();
-  cmd->add_option("--p2", args->p2, "the baseline player")->required();
-  cmd->add_option("--elo0", args->sprt.elo0, "H0: p1 is this many (logistic) Elo stronger")->capture_default_str();
-  cmd->add_option("--elo1", args->sprt.elo1, "H1: p1 is this many (logistic) Elo stronger")->capture_default_str();
-  cmd->add_option("--alpha", args->sprt.alpha, "false-positive rate (accepting H1 when H0 holds)")->capture_default_str();
-  cmd->add_option("--beta", args->sprt.beta, "false-negative rate (accepting H0 when H1 holds)")->capture_default_str();
-  cmd->add_option("--max-pairs", args->max_pairs, "give up undecided after this many game pairs")
+  cmd->add_option("--p1", args->match.tested, "the tested player")->required();
+  cmd->add_option("--p2", args->match.baseline, "the baseline player")->required();
+  cmd->add_option("--elo0", args->match.sprt.elo0, "H0: p1 is this many (logistic) Elo stronger")->capture_default_str();
+  cmd->add_option("--elo1", args->match.sprt.elo1, "H1: p1 is this many (logistic) Elo stronger")->capture_default_str();
+  cmd->add_option("--alpha", args->match.sprt.alpha, "false-positive rate (accepting H1 when H0 holds)")->capture_default_str();
+  cmd->add_option("--beta", args->match.sprt.beta, "false-negative rate (accepting H0 when H1 holds)")->capture_default_str();
+  cmd->add_option("--max-pairs", args->match.max_pairs, "give up undecided after this many game pairs")
       ->check(CLI::Range(1, 10000000))
       ->capture_default_str();
-  cmd->add_option("--concurrency,-c", args->concurrency, "games played at once")->check(CLI::Range(1, 256))->capture_default_str();
-  cmd->add_option("--openings", args->openings, "random:K or a file of move lines (\"\" for the initial position)")
+  cmd->add_option("--concurrency,-c", args->match.concurrency, "games played at once")->check(CLI::Range(1, 256))->capture_default_str();
+  cmd->add_option("--openings", args->match.openings, "random:K or a file of move lines (\"\" for the initial position)")
       ->capture_default_str();
   cmd->add_option("--db", args->db, "SQLite file of the games; the same command on the same file continues");
   cmd->add_option("--seed", args->seed, "seed of the openings and players")->check(CLI::NonNegativeNumber)->capture_default_str();
-  cmd->add_option("--max-moves", args->max_moves, "adjudicate a draw after this many moves (0: never)")
+  cmd->add_option("--max-moves", args->match.max_moves, "adjudicate a draw after this many moves (0: never)")
       ->check(CLI::Range(0, 1000000));
   cmd->add_flag("--json", args->json, "print the outcome as one JSON object");
   cmd->add_flag("--quiet,-q", args->quiet, "no line per pair");
   cmd->footer("Players are written kind[:key=value,...]:\n" + arena::describe_player_kinds());
   cmd->callback([args] {
-    arena::validate(args->sprt);
-    if (args->p1 == args->p2) throw util::UsageError("--p1 and --p2 are the same player; an SPRT compares two players");
     auto game = args->game.make();
-    arena::TournamentOptions options;
-    options.players = {args->p1, args->p2};
-    options.games_per_pairing = 2 * args->max_pairs;
-    options.concurrency = args->concurrency;
-    options.openings = args->openings;
-    options.seed = static_cast<std::uint64_t>(args->seed);
-    options.max_moves = args->max_moves;
+    args->match.seed = static_cast<std::uint64_t>(args->seed);
     const auto& stop = util::install_stop_signal_handlers();
     arena::TournamentDb db(args->db.empty() ? ":memory:" : args->db);
-    arena::Tournament tournament(*game, std::move(options), db);
-    PairCollector pairs;
-    for (const auto& g : tournament.games()) pairs.add(g, args->p1);
-    auto status = arena::sprt_status(pairs.counts(), args->sprt);
-    if (status.decision == arena::SprtDecision::kContinue) {
-      tournament.run(stop, [&](const arena::StoredGame& g) {
-        const double before = pairs.counts().total();
-        pairs.add(g, args->p1);
-        if (pairs.counts().total() == before) return true;
-        status = arena::sprt_status(pairs.counts(), args->sprt);
-        if (!args->quiet && !args->json) std::cerr << status_line(pairs.counts(), status) << "\n";
-        return status.decision == arena::SprtDecision::kContinue;
-      });
-    }
-    const auto& counts = pairs.counts();
+    const auto result = arena::play_sprt(*game, args->match, db, stop, [&](const arena::SprtMatchResult& so_far) {
+      if (!args->quiet && !args->json) std::cerr << status_line(so_far.counts, so_far.status) << "\n";
+    });
+    const auto& status = result.status;
+    const auto& counts = result.counts;
     if (args->json) {
-      nlohmann::json out{{"p1", args->p1},
-                         {"p2", args->p2},
-                         {"elo0", args->sprt.elo0},
-                         {"elo1", args->sprt.elo1},
-                         {"alpha", args->sprt.alpha},
-                         {"beta", args->sprt.beta},
+      nlohmann::json out{{"p1", args->match.tested},
+                         {"p2", args->match.baseline},
+                         {"elo0", args->match.sprt.elo0},
+                         {"elo1", args->match.sprt.elo1},
+                         {"alpha", args->match.sprt.alpha},
+                         {"beta", args->match.sprt.beta},
                          {"llr", status.llr},
                          {"lower", status.lower},
                          {"upper", status.upper},
@@ -141,19 +94,19 @@ void add_sprt_command(CLI::App& app) {
     std::cout << status_line(counts, status) << "\n";
     switch (status.decision) {
       case arena::SprtDecision::kAcceptH1:
-        std::cout << "H1 accepted: " << args->p1 << " is stronger than " << args->p2 << " by about " << args->sprt.elo1
-                  << " Elo or more (false-positive rate " << args->sprt.alpha << ")\n";
+        std::cout << "H1 accepted: " << args->match.tested << " is stronger than " << args->match.baseline << " by about " << args->match.sprt.elo1
+                  << " Elo or more (false-positive rate " << args->match.sprt.alpha << ")\n";
         break;
       case arena::SprtDecision::kAcceptH0:
-        std::cout << "H0 accepted: " << args->p1 << " is not stronger than " << args->p2 << " by " << args->sprt.elo1
-                  << " Elo (gap about " << args->sprt.elo0 << " or less; false-negative rate " << args->sprt.beta << ")\n";
+        std::cout << "H0 accepted: " << args->match.tested << " is not stronger than " << args->match.baseline << " by " << args->match.sprt.elo1
+                  << " Elo (gap about " << args->match.sprt.elo0 << " or less; false-negative rate " << args->match.sprt.beta << ")\n";
         break;
       case arena::SprtDecision::kContinue:
         if (stop.load()) {
           std::cout << "stopped undecided; " << (args->db.empty() ? "with --db FILE, " : "")
                     << "the same command continues\n";
         } else {
-          std::cout << "no decision after " << args->max_pairs << " pairs; a larger --max-pairs"
+          std::cout << "no decision after " << args->match.max_pairs << " pairs; a larger --max-pairs"
                     << (args->db.empty() ? " with --db FILE" : " on the same --db") << " continues\n";
         }
         break;

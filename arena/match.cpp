@@ -150,8 +150,13 @@ MatchResult play_match(const games::Game& game, const MatchOptions& options,
   }
   if (options.games < 1) throw util::UsageError("a match needs at least one game");
   // Fail on a bad spec before any thread starts.
-  make_player(options.p1, game, 0);
-  if (!options.p2.empty()) make_player(options.p2, game, 0);
+  for (const auto* spec : {&options.p1, &options.p2}) {
+    if (spec->empty()) continue;
+    if (make_player(*spec, game, 0)->is_human()) {
+      throw util::UsageError("a match is between programs; '" + *spec + "' is a person: play with `polyzero play` "
+                             "(or `polyzero serve` in a browser)");
+    }
+  }
 
   MatchResult match;
   match.game = game.spec().to_string();

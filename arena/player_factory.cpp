@@ -9,6 +9,11 @@ namespace pz::arena {
 
 namespace {
 
+// Search budgets: a search keeps a node per simulation, so the cap bounds its memory (about
+// 10^7 nodes, a few GB at most); a day per move is more than any front-end waits.
+constexpr int kMaxSimulations = 10'000'000;
+constexpr double kMaxSeconds = 86400;
+
 ModelEvaluatorFactory& model_evaluator_factory() {
   static ModelEvaluatorFactory factory;
   return factory;
@@ -30,8 +35,8 @@ std::vector<PlayerKind>& mutable_player_kinds() {
                        std::make_unique<RandomPlayer>(spec.to_string(), own >= 0 ? static_cast<std::uint64_t>(own) : seed));
                  }});
     util::OptionSchema uct_options;
-    uct_options.add_int("sims", 1000, "simulations per move (0: use seconds)", 0)
-        .add_double("seconds", 0.0, "time per move in seconds (0: use sims)", 0.0)
+    uct_options.add_int("sims", 1000, "simulations per move (0: use seconds)", 0, kMaxSimulations)
+        .add_double("seconds", 0.0, "time per move in seconds (0: use sims)", 0.0, kMaxSeconds)
         .add_double("c", 1.0, "UCB1 exploration constant (values in [0, 1])", 0.0)
         .add_int("rollouts", 1, "random playouts per new leaf", 1, 1000)
         .add_int("worlds", mcts::kDefaultWorlds, "hidden-information games: resampled states the budget is split over", 1, 4096)
@@ -52,8 +57,8 @@ std::vector<PlayerKind>& mutable_player_kinds() {
                        spec.to_string(), game, config, own >= 0 ? static_cast<std::uint64_t>(own) : seed));
                  }});
     util::OptionSchema mcts_options;
-    mcts_options.add_int("sims", 800, "simulations per move (0: use seconds)", 0)
-        .add_double("seconds", 0.0, "time per move in seconds (0: use sims)", 0.0)
+    mcts_options.add_int("sims", 800, "simulations per move (0: use seconds)", 0, kMaxSimulations)
+        .add_double("seconds", 0.0, "time per move in seconds (0: use sims)", 0.0, kMaxSeconds)
         .add_int("threads", 1, "search threads on the tree", 1, 256)
         .add_int("batch", 1, "leaves per evaluation and thread (virtual loss)", 1, 1024)
         .add_int("burst", mcts::SearchConfig{}.burst_simulations,

@@ -39,7 +39,9 @@ json default_train_config() {
       {"checkpoint", {{"every_steps", 500}, {"every_minutes", 5.0}, {"keep", 3}}},
       {"eval", {{"every_steps", 1000}, {"games", 20}, {"sims", 64}, {"batch", 8},
                 {"opponents", json::array({"random", "uct:sims=200"})}, {"previous", true},
-                {"accuracy_positions", 100}, {"accuracy_seconds", 60.0}}},
+                {"accuracy_positions", 100}, {"accuracy_seconds", 60.0},
+                {"gate", {{"enabled", false}, {"elo0", 0.0}, {"elo1", 20.0}, {"alpha", 0.05}, {"beta", 0.05},
+                          {"max_pairs", 100}, {"openings", "random:4"}}}}},
       {"log", {{"every_steps", 10}, {"summary_minutes", 2.0}}},
   };
 }
@@ -153,6 +155,20 @@ TrainConfig parse_train_config(const json& config) {
     c.eval_previous = f.boolean("previous", true);
     c.eval_accuracy_positions = static_cast<int>(f.integer("accuracy_positions", 100, 0));
     c.eval_accuracy_seconds = f.number("accuracy_seconds", 60.0, Bounds::above(0));
+    {
+      ConfigFields g(object_at(f, "gate"), "eval.gate");
+      c.gate = g.boolean("enabled", false);
+      c.gate_elo0 = g.number("elo0", 0.0, Bounds::closed(-1000, 1000));
+      c.gate_elo1 = g.number("elo1", 20.0, Bounds::closed(-1000, 1000));
+      const Bounds rate{0.0, 0.5, true, true};
+      c.gate_alpha = g.number("alpha", 0.05, rate);
+      c.gate_beta = g.number("beta", 0.05, rate);
+      c.gate_max_pairs = static_cast<int>(g.integer("max_pairs", 100, 1));
+      c.gate_openings = g.has("openings") ? g.required_string("openings") : "random:4";
+      if (c.gate_elo1 <= c.gate_elo0) g.fail("elo1", "must be greater than elo0");
+      if (c.gate && c.eval_every_steps == 0) g.fail("enabled", "needs eval.every_steps above 0 (the gate runs at evaluations)");
+      g.finish("eval.gate");
+    }
     if (const json* opp = f.raw("opponents")) {
       if (!opp->is_array()) f.fail("opponents", "must be a list of player specs");
       for (const auto& o : *opp) {

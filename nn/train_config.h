@@ -32,7 +32,12 @@
 //               opponents (player specs), previous (also play the previous evaluation's model),
 //               accuracy_positions (positions labelled by the game's exact solver once per
 //               run, on which the raw policy and the search are scored: solve/accuracy.h;
-//               0: off), accuracy_seconds (the labelling's time limit)
+//               0: off), accuracy_seconds (the labelling's time limit), gate (an object:
+//               enabled, elo0, elo1, alpha, beta, max_pairs, openings — when enabled the
+//               actors play the best model so far, and each evaluated model replaces it only
+//               when an SPRT of the two (arena/sprt_match.h) accepts that it is elo1 stronger,
+//               as AlphaGo Zero's evaluator gated its self-play network; a run starts, and
+//               resumes, with the network it has as the best; games in RUN/gate.sqlite)
 //   log         every_steps (metrics lines), summary_minutes (terminal summaries)
 #pragma once
 
@@ -83,6 +88,10 @@ struct TrainConfig {
   bool eval_previous = true;
   int eval_accuracy_positions = 100;
   double eval_accuracy_seconds = 60;
+  bool gate = false;
+  double gate_elo0 = 0, gate_elo1 = 20, gate_alpha = 0.05, gate_beta = 0.05;
+  int gate_max_pairs = 100;
+  std::string gate_openings = "random:4";
 
   int log_every_steps = 10;
   double summary_minutes = 2.0;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "arena/match.h"
+#include "arena/sprt_match.h"
 #include "games/registry.h"
 #include "mcts/batching_evaluator.h"
 #include "mcts/selfplay.h"
@@ -107,6 +108,10 @@ class Trainer {
   void train_synchronously(TrainResult& result);
   void write_checkpoint();
   void evaluate();
+  // eval.gate: an SPRT of the model at `path` against the best one; the actors switch to it
+  // when it passes.
+  void gate(std::int64_t step, const std::string& path, std::string& summary);
+  ModelInfo model_info(std::int64_t step) const;
   void evaluate_accuracy(std::int64_t step, const std::string& model, const std::string& search, std::string& summary);
   solve::PositionSet accuracy_positions();
   void log_step(const StepStats& stats);
@@ -143,6 +148,7 @@ class Trainer {
   Clock::time_point last_checkpoint_time_ = Clock::now();
   std::string last_checkpoint_;
   std::string previous_model_;
+  std::string best_model_;  // eval.gate: the model the actors play
   double learner_seconds_ = 0;
   std::int64_t learner_steps_here_ = 0;
   std::int64_t games_at_start_ = 0, samples_at_start_ = 0;
@@ -339,15 +345,51 @@ void Trainer::evaluate_accuracy(std::int64_t step, const std::string& model, con
   }
 }
 
-void Trainer::evaluate() {
-  const std::int64_t step = learner_->step();
-  const std::string path = run_.model_path(step);
+ModelInfo Trainer::model_info(std::int64_t step) const {
   ModelInfo info;
   info.game = game_->spec().to_string();
   info.network = config_.network;
   info.step = step;
   info.run = run_.root();
-  save_model(path, learner_->network(), info);
+  return info;
+}
+
+void Trainer::gate(std::int64_t step, const std::string& path, std::string& summary) {
+  const std::string search = ",sims=" + std::to_string(config_.eval_sims) + ",batch=" + std::to_string(config_.eval_batch);
+  arena::SprtMatchOptions options;
+  options.tested = "mcts:model=" + path + search;
+  options.baseline = "mcts:model=" + best_model_ + search;
+  options.sprt = {config_.gate_elo0, config_.gate_elo1, config_.gate_alpha, config_.gate_beta};
+  options.max_pairs = config_.gate_max_pairs;
+  options.openings = config_.gate_openings;
+  options.seed = config_.seed * 1000003ULL + static_cast<std::uint64_t>(step);
+  static const std::atomic<bool> never{false};
+  arena::TournamentDb records(run_.root() + "/gate.sqlite");
+  const auto t0 = Clock::now();
+  const auto result = arena::play_sprt(*game_, options, records, options_.stop ? *options_.stop : never);
+  const bool accepted = result.status.decision == arena::SprtDecision::kAcceptH1;
+  const json line = {{"kind", "gate"},          {"step", step},
+                     {"best", best_model_},      {"accepted", accepted},
+                     {"decision", arena::decision_name(result.status.decision)},
+                     {"llr", result.status.llr}, {"pairs", result.counts.total()},
+                     {"score", result.counts.mean_score()}, {"seconds", seconds_since(t0)}};
+  metrics_->write(line);
+  if (options_.log_json) std::cout << line.dump() << std::endl;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "  gate %s after %.0f pairs (score %.2f, LLR %.2f)",
+                accepted ? "passed: the actors now play it" : "not passed", result.counts.total(),
+                result.counts.mean_score(), result.status.llr);
+  summary += buf;
+  if (accepted) {
+    engine_->publish(export_weights(learner_->network()));
+    best_model_ = path;
+  }
+}
+
+void Trainer::evaluate() {
+  const std::int64_t step = learner_->step();
+  const std::string path = run_.model_path(step);
+  save_model(path, learner_->network(), model_info(step));
   const std::string me = "mcts:model=" + path + ",sims=" + std::to_string(config_.eval_sims) +
                          ",batch=" + std::to_string(config_.eval_batch);
   std::vector<std::pair<std::string, std::string>> matches;  // (label, opponent spec)
@@ -385,6 +427,7 @@ void Trainer::evaluate() {
     summary += buf;
   }
   evaluate_accuracy(step, path, me, summary);
+  if (config_.gate) gate(step, path, summary);
   progress_.message(summary);
   previous_model_ = path;  // every evaluated model stays: `tournament --run` rates them
 }
@@ -474,14 +517,14 @@ void Trainer::learner_step(bool publish) {
   learner_seconds_ += seconds_since(t0);
   ++learner_steps_here_;
   const std::int64_t step = learner_->step();
-  if (publish && step % config_.publish_every == 0) engine_->publish(export_weights(learner_->network()));
+  if (publish && !config_.gate && step % config_.publish_every == 0) engine_->publish(export_weights(learner_->network()));
   if (step % config_.log_every_steps == 0) log_step(last_stats_);
   if (step % config_.checkpoint_every_steps == 0 ||
       seconds_since(last_checkpoint_time_) >= config_.checkpoint_every_minutes * 60) {
     write_checkpoint();
   }
   if (config_.eval_every_steps > 0 && step % config_.eval_every_steps == 0 &&
-      (!config_.eval_opponents.empty() || config_.eval_previous || config_.eval_accuracy_positions > 0)) {
+      (!config_.eval_opponents.empty() || config_.eval_previous || config_.eval_accuracy_positions > 0 || config_.gate)) {
     evaluate();
   }
   if (seconds_since(last_summary_) >= config_.summary_minutes * 60) {
@@ -533,7 +576,7 @@ void Trainer::train_synchronously(TrainResult& result) {
       for (auto& r : records) on_game(std::move(r));
       records.clear();
     }
-    engine_->publish(export_weights(learner_->network()));
+    if (!config_.gate) engine_->publish(export_weights(learner_->network()));
   }
 }
 
@@ -577,6 +620,10 @@ TrainResult Trainer::run() {
   io.backend.threads = config_.backend_threads;
   engine_ = std::make_unique<InferenceEngine>(*game_, config_.network, export_weights(learner_->network()), io);
   progress_.message("self-play network backend: " + engine_->backend_name());
+  if (config_.gate) {  // the actors start on the network as it is: the first best model
+    best_model_ = run_.model_path(learner_->step());
+    save_model(best_model_, learner_->network(), model_info(learner_->step()));
+  }
   start_actors();
 
   TrainResult result;

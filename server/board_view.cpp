@@ -4,11 +4,14 @@
 
 #include "games/board_notation.h"
 #include "games/connect4.h"
+#include "games/game2048.h"
 #include "games/go.h"
 #include "games/gomoku.h"
 #include "games/hex.h"
 #include "games/othello.h"
+#include "games/snake.h"
 #include "games/tictactoe.h"
+#include "games/tron.h"
 
 namespace pz::server {
 namespace {
@@ -69,12 +72,51 @@ json connect4_view(const games::Connect4State& s, std::optional<games::Action> l
           {"last_cell", last_cell}, {"other_moves", json::array()}};
 }
 
+// The frame of the direction-move boards: no clickable cells, the legal directions as
+// other_moves.
+json direction_view(const char* kind, int rows, int cols, json cells, const std::vector<std::string>& legal) {
+  return {{"kind", kind},           {"rows", rows},          {"cols", cols},
+          {"cells", std::move(cells)}, {"cell_moves", json::array()}, {"column_moves", json::array()},
+          {"col_labels", json::array()}, {"row_labels", json::array()}, {"last_cell", -1},
+          {"other_moves", legal}};
+}
+
+json tiles_view(const games::Game2048State& s, const std::vector<std::string>& legal) {
+  const int n = static_cast<const games::Game2048&>(s.game()).size();
+  json cells = json::array();
+  for (int y = 0; y < n; ++y) {
+    for (int x = 0; x < n; ++x) cells.push_back(s.tile(y, x));
+  }
+  return direction_view("tiles", n, n, cells, legal);
+}
+
+json snake_view(const games::SnakeState& s, const std::vector<std::string>& legal) {
+  const auto& game = static_cast<const games::SnakeGame&>(s.game());
+  json cells = json::array();
+  for (int i = 0; i < game.num_cells(); ++i) cells.push_back(-1);
+  for (int k = 0; k < s.length(); ++k) cells[static_cast<std::size_t>(s.segment(k))] = 0;
+  json view = direction_view("snake", game.rows(), game.columns(), cells, legal);
+  view["heads"] = json::array({s.segment(0)});
+  view["food"] = s.food();
+  return view;
+}
+
+json tron_view(const games::TronState& s, const std::vector<std::string>& legal) {
+  const auto& game = static_cast<const games::TronGame&>(s.game());
+  json cells = json::array();
+  for (int i = 0; i < game.num_cells(); ++i) cells.push_back(s.owner(i));
+  json view = direction_view("tron", game.rows(), game.columns(), cells, legal);
+  view["heads"] = json::array({s.head(0), s.head(1)});
+  view["crashed"] = json::array({s.crashed(0), s.crashed(1)});
+  return view;
+}
+
 }  // namespace
 
 bool has_board_view(const games::Game& game) {
   const auto& name = game.info().name;
   return name == "connect4" || name == "go" || name == "hex" || name == "tictactoe" || name == "othello" ||
-         name == "gomoku";
+         name == "gomoku" || name == "2048" || name == "snake" || name == "tron";
 }
 
 json board_view(const games::State& state, std::optional<games::Action> last, const std::vector<std::string>& legal) {
@@ -95,6 +137,9 @@ json board_view(const games::State& state, std::optional<games::Action> last, co
     const int n = static_cast<const games::GomokuGame&>(state.game()).size();
     return grid_view({"grid", n, n, true, false}, state, last, legal, [&](int i) { return s->owner(i); });
   }
+  if (const auto* s = dynamic_cast<const games::Game2048State*>(&state)) return tiles_view(*s, legal);
+  if (const auto* s = dynamic_cast<const games::SnakeState*>(&state)) return snake_view(*s, legal);
+  if (const auto* s = dynamic_cast<const games::TronState*>(&state)) return tron_view(*s, legal);
   if (const auto* s = dynamic_cast<const games::TicTacToeState*>(&state)) {
     return grid_view({"grid", 3, 3, false, false}, state, last, legal, [&](int i) { return s->owner(i); });
   }

@@ -2,9 +2,10 @@
 // plays, coordinates, and the last move — the "board" object of server/README.md.
 //
 // Boards are known for Connect Four (columns), Go (intersections), Hex (a rhombus of
-// hexagons), and tic-tac-toe, Othello and Gomoku (square cells). Their cells are the games'
+// hexagons), tic-tac-toe, Othello and Gomoku (square cells: their cells are the games'
 // board actions, numbered row-major from the top row, so the move of cell i is action i in
-// the game's notation. Other games have no board view; the page shows their text.
+// the game's notation), and 2048, Snake and Tron (grids played with direction moves). Other
+// games have no board view; the page shows their text.
 #pragma once
 
 #include <nlohmann/json.hpp>

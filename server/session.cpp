@@ -27,10 +27,6 @@ std::string seat_label(const games::Game& game, int seat) {
 }
 
 void check_seats(const games::Game& game, const std::vector<std::string>& seats) {
-  if (game.info().simultaneous) {
-    throw ApiError(400, game.info().long_name + " has simultaneous moves, which the play server does not play; "
-                                                "use `polyzero play` in a terminal");
-  }
   const auto n = static_cast<std::size_t>(game.info().num_players);
   if (seats.size() != n) {
     throw ApiError(400, game.info().long_name + " has " + std::to_string(n) + " seat(s); give \"seats\" with " +
@@ -55,7 +51,7 @@ Session::Session(std::string id, std::shared_ptr<const games::Game> game, std::v
       created_(arena::TournamentDb::now_utc()) {
   check_seats(*game_, seats_);
   history_.push_back(game_->new_initial_state());
-  while (state().is_chance_node()) apply(mcts::sample_chance_outcome(state(), chance_rng_));
+  draw_chance_outcomes();
 }
 
 std::unique_ptr<Session> Session::restore(const SessionRecord& record) {
@@ -71,16 +67,30 @@ std::unique_ptr<Session> Session::restore(const SessionRecord& record) {
   session->history_[0] = game->new_initial_state();
   session->actions_.clear();
   session->movers_.clear();
-  for (const games::Action a : record.actions) {
-    if (session->state().is_terminal() || !session->state().is_legal(a)) {
-      throw ApiError(500, "session " + record.id + ": its stored moves no longer replay");
+  session->step_start_.clear();
+  const int seats = game->info().num_players;
+  for (std::size_t i = 0; i < record.actions.size();) {
+    const games::State& s = session->state();
+    const bool joint = s.is_simultaneous_node();
+    const std::size_t step = joint ? static_cast<std::size_t>(seats) : 1;
+    bool fits = !s.is_terminal() && i + step <= record.actions.size();
+    for (std::size_t k = 0; fits && k < step; ++k) {
+      fits = joint ? session->legal_for(static_cast<int>(k), record.actions[i + k]) : s.is_legal(record.actions[i]);
     }
-    const int mover = session->state().current_player();
-    auto next = session->state().clone();
-    next->apply_action(a);
-    session->history_.push_back(std::move(next));
-    session->actions_.push_back(a);
-    session->movers_.push_back(mover);
+    if (!fits) throw ApiError(500, "session " + record.id + ": its stored moves no longer replay");
+    if (joint) {
+      for (int seat = 0; seat < seats; ++seat) session->chosen_[seat] = record.actions[i + static_cast<std::size_t>(seat)];
+      session->choose(seats - 1, record.actions[i + step - 1]);  // plays the joint move, no chance draws yet
+    } else {
+      const int mover = s.current_player();
+      auto next = s.clone();
+      next->apply_action(record.actions[i]);
+      session->step_start_.push_back(session->move_count());
+      session->history_.push_back(std::move(next));
+      session->actions_.push_back(record.actions[i]);
+      session->movers_.push_back(mover);
+    }
+    i += step;
   }
   session->values_ = record.values;
   session->resigned_seat_ = record.resigned_seat;
@@ -94,15 +104,54 @@ void Session::apply(games::Action action) {
   const int mover = state().current_player();
   auto next = state().clone();
   next->apply_action(action);
+  step_start_.push_back(move_count());
   history_.push_back(std::move(next));
   actions_.push_back(action);
   movers_.push_back(mover);
+  draw_chance_outcomes();
+}
+
+void Session::draw_chance_outcomes() {
   while (state().is_chance_node()) apply(mcts::sample_chance_outcome(state(), chance_rng_));
+}
+
+bool Session::legal_for(int seat, games::Action action) const {
+  std::vector<games::Action> legal;
+  state().legal_actions(seat, legal);
+  return std::find(legal.begin(), legal.end(), action) != legal.end();
+}
+
+void Session::choose(int seat, games::Action action) {
+  chosen_[seat] = action;
+  const int seats = game_->info().num_players;
+  if (static_cast<int>(chosen_.size()) < seats) return;
+  const auto before = state().clone();
+  std::vector<games::Action> joint;
+  const int start = move_count();
+  for (int s = 0; s < seats; ++s) {
+    joint.push_back(chosen_.at(s));
+    actions_.push_back(chosen_.at(s));
+    movers_.push_back(s);
+    step_start_.push_back(start);
+    // Within a joint move the position does not change until every seat has chosen.
+    if (s + 1 < seats) history_.push_back(before->clone());
+  }
+  auto next = before->clone();
+  next->apply_joint_action(joint);
+  history_.push_back(std::move(next));
+  chosen_.clear();
 }
 
 std::optional<int> Session::seat_to_move() const {
   if (finished()) return std::nullopt;
-  return state().current_player();
+  if (!state().is_simultaneous_node()) return state().current_player();
+  std::optional<int> first_ai;
+  for (int seat = 0; seat < static_cast<int>(seats_.size()); ++seat) {
+    if (chosen_.count(seat)) continue;
+    if (is_human(seat)) return seat;
+    if (!first_ai) first_ai = seat;
+  }
+  return first_ai;
 }
 
 std::string Session::ai_for(int seat) const {
@@ -120,17 +169,31 @@ void Session::play_human(const std::string& move) {
   std::string error;
   const auto action = state().parse_action(move.substr(0, 64), &error);
   if (!action) throw ApiError(400, "'" + move.substr(0, 64) + "' is not a move of " + game_->info().long_name + ": " + error);
-  if (!state().is_legal(*action)) throw ApiError(400, "illegal move " + move.substr(0, 64) + ": " + state().explain_illegal(*action));
   analysis_ = nullptr;
+  if (state().is_simultaneous_node()) {
+    if (!legal_for(*seat, *action)) throw ApiError(400, "illegal move " + move.substr(0, 64));
+    choose(*seat, *action);
+    draw_chance_outcomes();
+    return;
+  }
+  if (!state().is_legal(*action)) throw ApiError(400, "illegal move " + move.substr(0, 64) + ": " + state().explain_illegal(*action));
   apply(*action);
 }
 
 void Session::play_ai(games::Action action, double win_probability, json analysis) {
   const auto seat = seat_to_move();
-  if (!seat || !state().is_legal(action)) throw ApiError(409, "the AI's move no longer fits the game");
+  const bool joint = state().is_simultaneous_node();
+  if (!seat || !(joint ? legal_for(*seat, action) : state().is_legal(action))) {
+    throw ApiError(409, "the AI's move no longer fits the game");
+  }
   values_.push_back({{"ply", move_count() + 1}, {"seat", *seat}, {"win_probability", win_probability}});
   analysis_ = std::move(analysis);
-  apply(action);
+  if (joint) {
+    choose(*seat, action);
+    draw_chance_outcomes();
+  } else {
+    apply(action);
+  }
 }
 
 void Session::undo() {
@@ -139,10 +202,14 @@ void Session::undo() {
     const int mover = movers_[static_cast<std::size_t>(i)];
     if (mover >= 0 && is_human(mover)) last_human = i;
   }
-  if (last_human < 0) throw ApiError(409, "there is no move of yours to take back");
+  if (last_human < 0 && chosen_.empty()) throw ApiError(409, "there is no move of yours to take back");
+  chosen_.clear();
+  if (last_human >= 0) last_human = step_start_[static_cast<std::size_t>(last_human)];  // the whole joint move
+  if (last_human < 0) last_human = move_count();  // only a choice not yet played
   history_.resize(static_cast<std::size_t>(last_human) + 1);
   actions_.resize(static_cast<std::size_t>(last_human));
   movers_.resize(static_cast<std::size_t>(last_human));
+  step_start_.resize(static_cast<std::size_t>(last_human));
   json kept = json::array();
   for (const auto& v : values_) {
     if (v.at("ply").get<int>() <= last_human) kept.push_back(v);
@@ -176,7 +243,7 @@ json Session::state_json(bool thinking) const {
   std::vector<std::string> legal;
   if (to_move && is_human(*to_move)) {
     std::vector<games::Action> actions;
-    s.legal_actions(actions);
+    s.legal_actions(*to_move, actions);
     for (const auto a : actions) legal.push_back(s.action_to_string(*to_move, a));
   }
   json result = nullptr;
@@ -211,6 +278,7 @@ json Session::state_json(bool thinking) const {
           {"seats", seats},
           {"move_number", s.move_number()},
           {"to_move", to_move ? json(*to_move) : json(nullptr)},
+          {"simultaneous", !finished() && s.is_simultaneous_node()},
           {"status", finished() ? "finished" : "playing"},
           {"result", result},
           {"moves", moves},

@@ -2,13 +2,15 @@
 // actions played, undo, resignation, and the session state of server/README.md.
 //
 // Chance outcomes are drawn by the session (from a generator seeded at creation) right
-// after the move that reaches them. Simultaneous-move games are not played here. A Session
-// is not thread-safe: the server locks it.
+// after the move that reaches them. At a simultaneous node each seat's choice is held until
+// every seat has chosen (humans first), then the joint move is played; the actions list
+// holds it seat by seat. A Session is not thread-safe: the server locks it.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -44,8 +46,8 @@ struct SessionRecord {
 
 class Session {
  public:
-  // Throws ApiError(400) for a simultaneous-move game, a wrong number of seats, or a seat
-  // that is neither "human" nor a valid player spec for the game.
+  // Throws ApiError(400) for a wrong number of seats, or a seat that is neither "human"
+  // nor a valid player spec for the game.
   Session(std::string id, std::shared_ptr<const games::Game> game, std::vector<std::string> seats, std::uint64_t seed);
   // Rebuilds a stored session. Throws ApiError(500) when its actions no longer replay.
   static std::unique_ptr<Session> restore(const SessionRecord& record);
@@ -59,7 +61,8 @@ class Session {
   int generation() const { return generation_; }
 
   bool finished() const { return state().is_terminal() || resigned_seat_ >= 0; }
-  // The seat to move, or nullopt when the game is over.
+  // The seat to move, or nullopt when the game is over. At a simultaneous node: the first
+  // human seat that has not chosen yet, else the first seat that has not.
   std::optional<int> seat_to_move() const;
   bool is_human(int seat) const { return seats_[static_cast<std::size_t>(seat)] == "human"; }
   // The AI that plays for `seat`: its own spec, or for a human seat the session's first AI.
@@ -81,6 +84,10 @@ class Session {
 
  private:
   void apply(games::Action action);  // and the chance outcomes that follow
+  // Holds `seat`'s choice at a simultaneous node; plays the joint move once all have chosen.
+  void choose(int seat, games::Action action);
+  void draw_chance_outcomes();
+  bool legal_for(int seat, games::Action action) const;
 
   std::string id_;
   std::shared_ptr<const games::Game> game_;
@@ -90,6 +97,8 @@ class Session {
   std::vector<std::unique_ptr<games::State>> history_;  // history_[k]: after k actions
   std::vector<games::Action> actions_;
   std::vector<int> movers_;  // seat of each action (kChancePlayer for chance outcomes)
+  std::vector<int> step_start_;  // per action: the first action of its step (a joint move's)
+  std::map<int, games::Action> chosen_;  // choices made at the current simultaneous node
   nlohmann::json values_ = nlohmann::json::array();
   nlohmann::json analysis_;  // the last AI search's thinking
   int resigned_seat_ = -1;

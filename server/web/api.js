@@ -49,8 +49,8 @@ export const resign = (id, seat) =>
 export const getRecord = (id) => request('GET', `${sessionPath(id)}/record`);
 
 // Subscribes to a session's server-sent events: `state` (the session state after every
-// change), `thinking` (an AI search in progress) and `error` ({"error": ...}, e.g. the AI
-// failed; the server sends it though the README does not list it). EventSource reconnects
+// change), `thinking` (an AI search in progress) and `ai_error` ({"error": ...}: the AI
+// could not move; an `event: error` with data is taken the same way). EventSource reconnects
 // by itself after a network error or a server restart; onOpen runs on every
 // (re)connection, onError(closed) when the connection is lost. Returns a function that
 // closes the stream.
@@ -67,6 +67,7 @@ export function subscribe(id, { onState, onThinking, onServerError, onOpen, onEr
   };
   source.addEventListener('state', parsed(onState));
   source.addEventListener('thinking', parsed(onThinking));
+  source.addEventListener('ai_error', parsed((data) => onServerError?.(data)));
   source.addEventListener('open', () => onOpen?.());
   // The same event name carries both the server's `event: error` messages (a MessageEvent
   // with data) and EventSource's own connection errors (a plain Event).

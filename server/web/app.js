@@ -4,7 +4,7 @@
 // event), and the page redraws everything from the latest state.
 
 import * as api from './api.js';
-import { canDraw, drawBoard, seatColours } from './boards.js';
+import { canDraw, drawBoard, seatColours, isDirectionBoard, directionMove, directionOf, DIRECTIONS } from './boards.js';
 import { renderThinking, renderValueGraph, seatLabel } from './analysis.js';
 import { NewGameForm } from './newgame.js';
 import { html, clear } from './svg.js';
@@ -18,7 +18,9 @@ const ui = {
   closeEvents: null,  // closes the current event stream
   streamOpen: false,  // the event stream is connected
   moving: false,      // a move the person made is on its way to the server
+  queuedDirection: null,  // a direction key pressed meanwhile (direction boards): played next
   stateEvents: 0,     // `state` events received so far (orders answers against events)
+  simultaneousGames: new Set(),  // names of the games with simultaneous moves (GET /api/games)
 };
 
 // ---------------------------------------------------------------------------------------
@@ -112,11 +114,27 @@ async function playMove(move) {
   if (!ui.state || !move || ui.moving) return;
   ui.selected = null;
   ui.moving = true;
+  ui.queuedDirection = null;
   try {
     await refresh(() => api.playMove(ui.state.id, move));
   } finally {
     ui.moving = false;
   }
+  // A direction pressed while the move was on its way is played now, if still legal.
+  const direction = ui.queuedDirection;
+  ui.queuedDirection = null;
+  if (direction) playDirection(direction);
+}
+
+// Plays `direction` on a direction board through its button (enabled only when legal); while
+// a move is on its way the latest direction waits for it.
+function playDirection(direction) {
+  if (ui.moving) {
+    ui.queuedDirection = direction;
+    return;
+  }
+  const button = $(`#move-${direction}`);
+  if (button && !button.disabled && button.dataset.move) playMove(button.dataset.move);
 }
 
 function selectPiece(cell) {
@@ -191,6 +209,7 @@ function hideError() {
 
 function render() {
   const state = ui.state;
+  document.body.dataset.session = state?.id ?? '';  // the session shown (for tests)
   $('#no-game').hidden = Boolean(state);
   renderStatus(state);
   renderSeats(state);
@@ -219,6 +238,13 @@ function renderStatus(state) {
   if (state.status === 'finished') {
     turn = 'game over';
     status.dataset.state = 'finished';
+  } else if (state.simultaneous && humanToMove(state)) {
+    // Both choose at once: the human's choice first, the AI's follows (server/README.md).
+    turn = `${humans.length > 1 ? `${seatLabel(state, state.to_move)}: ` : ''}choose your move (both players move at once)`;
+    status.dataset.state = 'your-turn';
+  } else if (state.simultaneous && !humans.includes(state.to_move)) {
+    turn = 'waiting for the AI\'s choice…';
+    status.dataset.state = aiThinking(state) ? 'thinking' : 'waiting';
   } else if (aiThinking(state)) {
     turn = `${seatLabel(state, state.to_move)} to move — AI is thinking…`;
     status.dataset.state = 'thinking';
@@ -279,7 +305,9 @@ function renderBoard() {
     const live = aiThinking(state) && ui.live?.seat === state.to_move ? ui.live : null;
     // Redrawing replaces the cells: keyboard focus moves to the same cell's new element.
     const focused = board.contains(document.activeElement) ? focusKey(document.activeElement) : null;
-    drawBoard(board, state, { interactive: humanToMove(state), selected: ui.selected, visits: live?.moves ?? null });
+    drawBoard(board, state, {
+      interactive: humanToMove(state), selected: ui.selected, visits: live?.moves ?? null, visitsSeat: live?.seat,
+    });
     if (focused) board.querySelector(focused)?.focus();
     $('#text-view-pre').textContent = state.text ?? '';
   } else {
@@ -315,9 +343,12 @@ function renderMoveInput(state) {
     }
   }
 
+  const direction = drawable && isDirectionBoard(state);
+  renderDirectionPad(state, direction, canMove);
   const others = $('#other-moves');
   clear(others);
-  const otherMoves = drawable && canMove ? state.board.other_moves ?? [] : [];
+  const otherMoves = (drawable && canMove ? state.board.other_moves ?? [] : [])
+    .filter((move) => !(direction && directionOf(move)));  // those have the direction pad
   for (const move of otherMoves) {
     others.append(html('button', {
       type: 'button', class: 'move-button', 'data-move': move,
@@ -326,16 +357,48 @@ function renderMoveInput(state) {
   }
 }
 
+// Direction boards (2048, Snake, Tron): four buttons, enabled for the directions in
+// `other_moves` while a human may move; each plays that exact move string.
+function renderDirectionPad(state, shown, canMove) {
+  $('#direction-pad').hidden = !shown;
+  const otherMoves = shown && canMove ? state.board.other_moves ?? [] : [];
+  for (const direction of DIRECTIONS) {
+    const button = $(`#move-${direction}`);
+    const move = directionMove(otherMoves, direction);
+    button.disabled = !move;
+    if (move) button.dataset.move = move;
+    else delete button.dataset.move;
+  }
+}
+
 const capitalise = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
+// One entry per move, as `moves` lists them: chance events (seat null: a 2048 tile, Snake's
+// food) greyed; in games with simultaneous moves a joint move is one entry per seat in seat
+// order, and the first of each step is marked (class joint-start, data-step).
 function renderMoveList(state) {
   const list = $('#move-list');
   clear(list);
   const colours = seatColours(state);
+  const joint = Boolean(state) && (ui.simultaneousGames.has(state.name) || Boolean(state.simultaneous));
+  let step = 0, previousSeat = null;
   for (const { seat, move } of state?.moves ?? []) {
-    list.append(html('li', { 'data-seat': seat, 'data-move': move }, [
-      swatch(colours, seat),
-      html('span', { class: 'seat-tag', text: seatLabel(state, seat) }),
+    const chance = seat === null || seat === undefined;
+    let className = chance ? 'chance' : null, stepNumber = null;
+    if (joint && !chance) {
+      if (previousSeat === null || seat <= previousSeat) {
+        step++;
+        className = 'joint-start';
+      }
+      stepNumber = step;
+    }
+    previousSeat = chance ? null : seat;
+    list.append(html('li', {
+      class: className, 'data-seat': chance ? null : seat, 'data-move': move, 'data-step': stepNumber,
+      title: stepNumber ? `step ${stepNumber}: both players moved at once` : chance ? 'chance' : null,
+    }, [
+      chance ? html('span', { class: 'swatch', style: 'background: transparent', 'aria-hidden': 'true' }) : swatch(colours, seat),
+      html('span', { class: 'seat-tag', text: chance ? 'chance' : seatLabel(state, seat) }),
       document.createTextNode(` ${move}`),
     ]));
   }
@@ -378,12 +441,31 @@ function wireBoard() {
     event.preventDefault();
     act(target);
   });
-  for (const box of [$('#other-moves'), $('#legal-moves')]) {
+  for (const box of [$('#other-moves'), $('#legal-moves'), $('#direction-pad')]) {
     box.addEventListener('click', (event) => {
       const button = event.target.closest('button[data-move]');
       if (button) playMove(button.dataset.move);
     });
   }
+}
+
+// The arrow keys and W A S D play the direction buttons on direction boards, wherever the
+// focus is except in a text field or a list (where the keys edit or choose).
+const KEY_DIRECTIONS = {
+  ArrowUp: 'up', ArrowRight: 'right', ArrowDown: 'down', ArrowLeft: 'left',
+  w: 'up', d: 'right', s: 'down', a: 'left',
+};
+
+function wireKeys() {
+  document.addEventListener('keydown', (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    const direction = KEY_DIRECTIONS[event.key?.length === 1 ? event.key.toLowerCase() : event.key];
+    if (!direction || ui.state?.status !== 'playing' || !isDirectionBoard(ui.state)) return;
+    if (event.target instanceof Element &&
+        event.target.closest('input, textarea, select, [contenteditable]:not([contenteditable="false"])')) return;
+    event.preventDefault();  // the arrows play rather than scroll while such a game goes on
+    playDirection(direction);
+  });
 }
 
 function wireControls() {
@@ -411,6 +493,7 @@ const sessionInHash = () => /(?:^#|&)session=([0-9a-zA-Z]+)/.exec(location.hash)
 
 async function main() {
   wireBoard();
+  wireKeys();
   wireControls();
   render();
   window.addEventListener('hashchange', () => {
@@ -418,7 +501,11 @@ async function main() {
     if (id && id !== ui.state?.id) openSession(id);
   });
   const [games, players] = await Promise.all([guarded(api.listGames), guarded(api.listPlayers)]);
-  if (games) new NewGameForm($('#new-game'), games, players ?? {}, startGame);
+  if (games) {
+    ui.simultaneousGames = new Set((games.games ?? []).filter((g) => g.simultaneous).map((g) => g.name));
+    new NewGameForm($('#new-game'), games, players ?? {}, startGame);
+    if (ui.state) render();
+  }
   const id = sessionInHash();
   if (id) await openSession(id);
   document.body.dataset.ready = 'true';

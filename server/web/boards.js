@@ -9,12 +9,29 @@
 //   carry class "legal" and either data-move (clicking plays that move) or data-from
 //   (clicking picks that piece for a two-click move). app.js delegates the clicks.
 // - Pieces carry class "stone" and data-seat, the last move's piece class "last".
+// - The direction boards (kinds in DIRECTION_KINDS: 2048's tiles, Snake, Tron) have no
+//   clickable cells; they are played with direction moves (app.js: buttons and arrow keys).
+//   Their pieces: 2048 tiles "tile" with data-value; Snake "snake-body", "snake-head",
+//   "food"; Tron "trail" and "head" with data-seat, a crashed head's cross "crash".
 
 import { svg, clear, r2 } from './svg.js';
 
 // Board kinds this module draws; any other kind falls back to the text view.
 export function canDraw(state) {
   return Boolean(state.board) && Object.hasOwn(PAINTERS, state.board.kind);
+}
+
+// Board kinds played with the moves up, right, down and left instead of cell clicks.
+export const DIRECTION_KINDS = ['tiles', 'snake', 'tron'];
+export const DIRECTIONS = ['up', 'right', 'down', 'left'];
+
+export function isDirectionBoard(state) {
+  return DIRECTION_KINDS.includes(state?.board?.kind);
+}
+
+// The move of `other_moves` that plays `direction` ("up": "up", "Up" or "u"), or null.
+export function directionMove(otherMoves, direction) {
+  return (otherMoves ?? []).find((move) => directionOf(move) === direction) ?? null;
 }
 
 export function drawBoard(root, state, view) {
@@ -25,11 +42,19 @@ export function drawBoard(root, state, view) {
   root.dataset.look = look;
   root.dataset.interactive = String(Boolean(view.interactive));
   root.dataset.toMove = state.to_move ?? '';
+  // Direction boards take the arrow keys while focused (app.js listens on the document).
+  if (DIRECTION_KINDS.includes(ctx.board.kind)) {
+    root.setAttribute('tabindex', '0');
+    root.setAttribute('aria-label', 'Board: play with the arrow keys (or W A S D)');
+  } else {
+    root.removeAttribute('tabindex');
+    root.setAttribute('aria-label', 'Board');
+  }
   const geometry = PAINTERS[ctx.board.kind](root, ctx, look);
   // Small boards are not blown up to the full width.
   const viewWidth = Number(root.getAttribute('viewBox').split(' ')[2]);
   root.style.maxWidth = `${Math.round(Math.min(720, Math.max(300, 1.5 * viewWidth)))}px`;
-  if (view.visits?.length) drawVisits(root, geometry, view.visits);
+  if (view.visits?.length) drawVisits(root, geometry, view.visits, view.visitsSeat);
 }
 
 // The seats' colours in a game, for swatches and labels outside the board (CSS colours).
@@ -40,6 +65,9 @@ export function seatColours(state) {
     case 'go': case 'stones': case 'othello': case 'plain': return ['#161616', '#f7f7f2'];
     case 'checker': return ['#fbfbf7', '#222222'];
     case 'tictactoe': return ['#d62828', '#1f4fb4'];
+    case 'tron': return ['#2f6fe4', '#f28a1e'];
+    case 'snake': return ['#3f9a4f'];
+    case 'tiles': return ['#edc22e'];
     default: return ['#d62828', '#f2c200'];
   }
 }
@@ -155,7 +183,10 @@ function cellIndexOfMove(ctx) {
 // Painters: each draws one kind and returns its geometry for the visit overlay:
 // {center(i) → {x, y}, unit (cell spacing), indexOfMove(move) → cell or -1}.
 
-const PAINTERS = { columns: drawColumns, go: drawGo, hex: drawHex, grid: drawGrid };
+const PAINTERS = {
+  columns: drawColumns, go: drawGo, hex: drawHex, grid: drawGrid,
+  tiles: drawTiles, snake: drawSnake, tron: drawTron,
+};
 
 // Connect Four: a blue frame with holes; a click anywhere on a column drops a disc there.
 function drawColumns(root, ctx) {
@@ -377,10 +408,11 @@ function drawLastMark(root, ctx, center, radius) {
 }
 
 // The AI's candidate moves: translucent circles sized by visit share, with the share in %.
-function drawVisits(root, geometry, moves) {
+// `seat`: the searching seat (direction boards put a direction next to that seat's head).
+function drawVisits(root, geometry, moves, seat) {
   const layer = svg('g', { class: 'visits', 'aria-hidden': 'true' });
   moves.forEach((candidate, rank) => {
-    const i = geometry.indexOfMove(candidate.move);
+    const i = geometry.indexOfMove(candidate.move, seat);
     if (i < 0 || !(candidate.share > 0)) return;
     const { x, y } = geometry.center(i);
     const radius = geometry.unit * Math.max(0.12, 0.46 * Math.sqrt(candidate.share));
@@ -390,4 +422,182 @@ function drawVisits(root, geometry, moves) {
     }));
   });
   root.append(layer);
+}
+
+// ---------------------------------------------------------------------------------------
+// Direction boards: no clickable cells; the visit overlay puts a direction's share on the
+// cell next to the searching seat's head (Snake, Tron).
+
+// The cell one step from cell i in `direction`, -1 off the board.
+function neighbour(ctx, i, direction) {
+  const { rows, cols } = ctx.board;
+  if (!(i >= 0)) return -1;
+  const r = ctx.rowOf(i), c = ctx.colOf(i);
+  const [dr, dc] = { up: [-1, 0], right: [0, 1], down: [1, 0], left: [0, -1] }[direction] ?? [NaN, NaN];
+  const nr = r + dr, nc = c + dc;
+  return nr >= 0 && nr < rows && nc >= 0 && nc < cols ? nr * cols + nc : -1;
+}
+
+// A direction move's name ("u", "Up" → "up"), or null.
+export function directionOf(move) {
+  const m = String(move).toLowerCase();
+  return DIRECTIONS.find((d) => m === d || m === d[0]) ?? null;
+}
+
+// Labels for cells written like Hex's ("c3": column letter from the left, row number from
+// the TOP), as 2048's tile spawns and Snake's food are: the board's own, else generated.
+function letterLabels(ctx) {
+  const { rows, cols } = ctx.board;
+  const colLabels = ctx.board.col_labels?.length ? ctx.board.col_labels
+    : Array.from({ length: cols }, (_, c) => (c < 26 ? String.fromCharCode(97 + c) : `${c + 1}`));
+  const rowLabels = ctx.board.row_labels?.length ? ctx.board.row_labels
+    : Array.from({ length: rows }, (_, r) => String(r + 1));
+  return { colLabels, rowLabels };
+}
+
+function drawLetterLabels(root, ctx, colX, rowY, top, left) {
+  const { colLabels, rowLabels } = letterLabels(ctx);
+  colLabels.forEach((text, c) => root.append(svg('text', { class: 'label small', x: colX(c), y: top, text })));
+  rowLabels.forEach((text, r) => root.append(svg('text', { class: 'label small', x: left, y: rowY(r) + 4, text })));
+}
+
+// 2048: rounded tiles coloured by value on a rounded frame, the value centred.
+function drawTiles(root, ctx) {
+  const { rows, cols, cells } = ctx.board;
+  const S = 100, gap = 10, M = 22;
+  const width = M + cols * S + (cols + 1) * gap + 4, height = M + rows * S + (rows + 1) * gap + 4;
+  root.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  const x0 = (c) => M + gap + c * (S + gap), y0 = (r) => M + gap + r * (S + gap);
+  const center = (i) => ({ x: x0(ctx.colOf(i)) + S / 2, y: y0(ctx.rowOf(i)) + S / 2 });
+  const { colLabels, rowLabels } = letterLabels(ctx);
+
+  root.append(svg('rect', { class: 'tiles-frame', x: M, y: M, width: width - M - 4, height: height - M - 4, rx: 12 }));
+  drawLetterLabels(root, ctx, (c) => x0(c) + S / 2, (r) => y0(r) + S / 2, M - 6, M / 2);
+  cells.forEach((value, i) => {
+    const x = x0(ctx.colOf(i)), y = y0(ctx.rowOf(i));
+    const name = `${colLabels[ctx.colOf(i)] ?? ''}${rowLabels[ctx.rowOf(i)] ?? ''}`;
+    root.append(svg('rect', { class: 'tile-empty', x, y, width: S, height: S, rx: 7, 'data-cell': i }));
+    if (!(value > 0)) return;
+    const digits = String(value).length;
+    const tile = svg('g', {
+      class: `tile ${tileClass(value)}${i === ctx.board.last_cell ? ' last' : ''}`,
+      'data-value': value, 'data-cell': i, 'aria-label': `${name}: ${value}`,
+    });
+    tile.append(svg('rect', { x, y, width: S, height: S, rx: 7 }));
+    tile.append(svg('text', {
+      x: x + S / 2, y: y + S / 2, 'font-size': digits <= 2 ? 48 : digits === 3 ? 40 : digits === 4 ? 32 : Math.max(16, 140 / digits),
+      text: value,
+    }));
+    root.append(tile);
+  });
+  return { center, unit: S, indexOfMove: () => -1 };
+}
+
+// Each power of two up to 65536 has its own colour (style.css), larger ones share one.
+function tileClass(value) {
+  const exponent = Math.log2(value);
+  const named = Number.isInteger(exponent) && exponent >= 1 && exponent <= 16;
+  return `${named ? `tile-${value}` : 'tile-super'} ${value <= 4 ? 'tile-dark-text' : 'tile-light-text'}`;
+}
+
+// Snake: a light grid, the body in green, the head darker with eyes, the food a red dot.
+function drawSnake(root, ctx) {
+  const { rows, cols, cells } = ctx.board;
+  const S = 40, M = 24;
+  root.setAttribute('viewBox', `0 0 ${M + cols * S + 4} ${M + rows * S + 4}`);
+  const center = (i) => ({ x: M + (ctx.colOf(i) + 0.5) * S, y: M + (ctx.rowOf(i) + 0.5) * S });
+  const head = ctx.board.heads?.[0] ?? -1;
+  const food = ctx.board.food ?? -1;
+
+  root.append(svg('rect', { class: 'snake-field', x: M, y: M, width: cols * S, height: rows * S, rx: 4 }));
+  cells.forEach((_, i) => {
+    const dark = (ctx.rowOf(i) + ctx.colOf(i)) % 2 === 1;
+    root.append(svg('rect', {
+      class: `snake-square${dark ? ' dark' : ''}`, x: M + ctx.colOf(i) * S, y: M + ctx.rowOf(i) * S, width: S, height: S,
+    }));
+  });
+  drawLetterLabels(root, ctx, (c) => M + (c + 0.5) * S, (r) => M + (r + 0.5) * S, M - 7, M / 2);
+  cells.forEach((owner, i) => {
+    if (owner < 0 || i === head) return;
+    root.append(svg('rect', {
+      class: 'snake-body', 'data-cell': i,
+      x: M + ctx.colOf(i) * S + 3, y: M + ctx.rowOf(i) * S + 3, width: S - 6, height: S - 6, rx: 8,
+    }));
+  });
+  if (food >= 0 && food < cells.length) {
+    const { x, y } = center(food);
+    root.append(svg('circle', { class: 'food', 'data-cell': food, cx: x, cy: y, r: S * 0.3 }));
+    root.append(svg('path', { class: 'food-leaf', d: `M${x},${y - S * 0.26} q${S * 0.08},${-S * 0.16} ${S * 0.2},${-S * 0.14}` }));
+  }
+  if (head >= 0 && head < cells.length) {
+    const { x, y } = center(head);
+    const g = svg('g', { class: 'snake-head', 'data-cell': head });
+    g.append(svg('rect', { x: x - S / 2 + 2, y: y - S / 2 + 2, width: S - 4, height: S - 4, rx: 11 }));
+    // The eyes look along the head's heading: away from the neck.
+    const [ex, ey] = headingOf(ctx, head, cells);
+    const px = -ey, py = ex;  // across the heading
+    for (const side of [-1, 1]) {
+      const cx = x + ex * S * 0.13 + side * px * S * 0.18, cy = y + ey * S * 0.13 + side * py * S * 0.18;
+      g.append(svg('circle', { class: 'eye', cx: r2(cx), cy: r2(cy), r: S * 0.1 }));
+      g.append(svg('circle', { class: 'pupil', cx: r2(cx + ex * S * 0.04), cy: r2(cy + ey * S * 0.04), r: S * 0.05 }));
+    }
+    root.append(g);
+  }
+  return {
+    center, unit: S,
+    indexOfMove: (move) => neighbour(ctx, head, directionOf(move)),
+  };
+}
+
+// The unit vector [dx, dy] the head at cell `head` points to: away from a body cell next to
+// it (the neck; with several, the first found), else right.
+function headingOf(ctx, head, cells) {
+  for (const [direction, vector] of [['left', [1, 0]], ['right', [-1, 0]], ['up', [0, 1]], ['down', [0, -1]]]) {
+    const n = neighbour(ctx, head, direction);
+    if (n >= 0 && cells[n] === 0) return vector;
+  }
+  return [1, 0];
+}
+
+// Tron: a dark arena, each seat's trail in its colour (head cells included), the heads
+// brighter and bigger on top, a crashed head crossed out.
+function drawTron(root, ctx) {
+  const { rows, cols, cells } = ctx.board;
+  const S = 40, M = 8;
+  root.setAttribute('viewBox', `0 0 ${2 * M + cols * S} ${2 * M + rows * S}`);
+  const center = (i) => ({ x: M + (ctx.colOf(i) + 0.5) * S, y: M + (ctx.rowOf(i) + 0.5) * S });
+  const heads = ctx.board.heads ?? [];
+  const crashed = ctx.board.crashed ?? [];
+
+  root.append(svg('rect', { class: 'tron-arena', x: 0, y: 0, width: 2 * M + cols * S, height: 2 * M + rows * S, rx: 8 }));
+  const lines = svg('g', { class: 'tron-lines' });
+  for (let r = 0; r <= rows; r++) lines.append(svg('line', { x1: M, y1: M + r * S, x2: M + cols * S, y2: M + r * S }));
+  for (let c = 0; c <= cols; c++) lines.append(svg('line', { x1: M + c * S, y1: M, x2: M + c * S, y2: M + rows * S }));
+  root.append(lines);
+  cells.forEach((seat, i) => {
+    if (seat < 0) return;
+    root.append(svg('rect', {
+      class: `trail seat-${seat}`, 'data-seat': seat, 'data-cell': i,
+      x: M + ctx.colOf(i) * S + 4, y: M + ctx.rowOf(i) * S + 4, width: S - 8, height: S - 8, rx: 5,
+    }));
+  });
+  heads.forEach((i, seat) => {
+    if (!(i >= 0 && i < cells.length)) return;
+    const { x, y } = center(i);
+    const dead = Boolean(crashed[seat]);
+    root.append(svg('rect', {
+      class: `head seat-${seat}${dead ? ' crashed' : ''}`, 'data-seat': seat, 'data-cell': i,
+      x: x - S / 2 + 1.5, y: y - S / 2 + 1.5, width: S - 3, height: S - 3, rx: 10,
+    }));
+    if (dead) {
+      const d = S * 0.3;
+      root.append(svg('path', {
+        class: 'crash', 'data-seat': seat, d: `M${x - d},${y - d}L${x + d},${y + d}M${x + d},${y - d}L${x - d},${y + d}`,
+      }));
+    }
+  });
+  return {
+    center, unit: S,
+    indexOfMove: (move, seat) => neighbour(ctx, heads[seat ?? 0] ?? -1, directionOf(move)),
+  };
 }

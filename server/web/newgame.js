@@ -44,10 +44,9 @@ export class NewGameForm {
     for (const [family, games] of families) {
       const group = html('optgroup', { label: family });
       for (const game of games) {
-        // Games with simultaneous moves (Tron) are listed but the server does not play them.
-        const note = game.simultaneous ? ' (terminal only)' : game.board === false ? ' (text)' : '';
-        group.append(html('option', { value: game.name, text: `${game.long_name || game.name}${note}`,
-                                      disabled: Boolean(game.simultaneous) }));
+        // Games with simultaneous moves (Tron) are played too: both sides choose, then move.
+        const note = game.board === false ? ' (text)' : '';
+        group.append(html('option', { value: game.name, text: `${game.long_name || game.name}${note}` }));
       }
       this.gameSelect.append(group);
     }
@@ -69,7 +68,8 @@ export class NewGameForm {
     this.optionsBox.hidden = !(game.options ?? []).length;
   }
 
-  // Sides: each seat for the person (first, second, …) or "watch" (AI against AI).
+  // Sides: each seat for the person (first, second, …) or "watch" (AI against AI); in a
+  // one-player game "I play" or "AI plays (watch)".
   fillSides(game) {
     const previous = this.sideSelect.value;
     clear(this.sideSelect);
@@ -77,13 +77,14 @@ export class NewGameForm {
     const ordinals = ['first', 'second', 'third', 'fourth'];
     if (players === 1) {
       this.sideSelect.append(html('option', { value: 'first', text: 'I play' }));
+      this.sideSelect.append(html('option', { value: 'watch', text: 'AI plays (watch)' }));
     } else {
       for (let seat = 0; seat < players; seat++) {
         const name = ordinals[seat] ?? `seat ${seat + 1}`;
         this.sideSelect.append(html('option', { value: name, text: `I play ${name}` }));
       }
+      this.sideSelect.append(html('option', { value: 'watch', text: 'Watch: AI against AI' }));
     }
-    this.sideSelect.append(html('option', { value: 'watch', text: 'Watch: AI against AI' }));
     if ([...this.sideSelect.options].some((o) => o.value === previous)) this.sideSelect.value = previous;
   }
 

@@ -310,7 +310,7 @@ assert d["decision"]=="H1 accepted" and d["llr"]>=d["upper"] and sum(d["pentanom
 expect_status 2 "$pz" sprt --game connect4 --p1 random --p2 uct:sims=10 --elo0 10 --elo1 5
 expect_err "--elo1 must be greater than --elo0"
 expect_status 2 "$pz" sprt --game connect4 --p1 random --p2 random
-expect_err "the same player"
+expect_err "are the same"
 
 # A 9x9 tournament between `polyzero gtp` and GNU Go, both driven over GTP: both games end
 # with a score in the record.
@@ -366,6 +366,14 @@ else
 fi
 kill -INT $serve_pid
 wait $serve_pid || fail "serve did not stop cleanly on Ctrl-C"
+
+# Player budgets have ranges stated in words; a person is not a match player.
+expect_status 2 "$pz" match --game connect4 --p1 uct:sims=99999999999999 --p2 random
+expect_err "expected 0..10000000"
+expect_status 2 "$pz" match --game connect4 --p1 mcts:seconds=1e300 --p2 random
+expect_err "expected 0..86400"
+expect_status 2 "$pz" match --game connect4 --p1 human --p2 random
+expect_err "is a person"
 
 if [[ $failures -gt 0 ]]; then
   echo "$failures CLI check(s) failed"

@@ -1,8 +1,11 @@
 // End-to-end test of the play page of `polyzero serve` in headless Chromium.
 // Usage: node play_test.mjs http://127.0.0.1:PORT   (or POLYZERO_URL=... node play_test.mjs)
 // Plays Connect Four, Go 9×9, Hex 5×5 and Othello against a fast AI by clicking the board,
-// checks what the page shows after each move, watches a slower AI think live, and leaves
-// screenshots in artifacts/.
+// checks what the page shows after each move, watches a slower AI think live, then plays
+// the direction games: 2048 and Snake alone (arrow keys, W A S D and the direction buttons)
+// and Tron 7×7 against an AI (simultaneous moves), and leaves screenshots in artifacts/.
+// BROWSER_TEST_GAMES=2048,snake,tron (names of the functions below, comma-separated) runs
+// only those.
 // Exit status 0 when every check passed, 1 with the failed check's message otherwise.
 
 import { chromium } from 'playwright-core';
@@ -40,9 +43,9 @@ async function startGame(page, { game, options = {}, side = 'first', spec = fast
   await page.fill('#ai-spec', spec);
   await page.click('#start-button');
   await page.waitForFunction((old) => /session=[0-9a-f]+/.test(location.hash) && location.hash !== old, before);
-  await page.waitForFunction(() => document.querySelector('#move-list').children.length === 0 &&
-    !document.querySelector('#board').hasAttribute('hidden'));
   const id = /session=([0-9a-f]+)/.exec(new URL(page.url()).hash)[1];
+  await page.waitForFunction((session) => document.body.dataset.session === session &&
+    !document.querySelector('#board').hasAttribute('hidden'), id);
   console.log(`${game}: session ${id}`);
   return id;
 }
@@ -189,6 +192,157 @@ async function othello(page) {
   await screenshot(page, 'othello');
 }
 
+// ---------------------------------------------------------------------------------------
+// Direction games: no clickable cells, four direction buttons and the arrow keys.
+
+const ARROWS = { up: 'ArrowUp', right: 'ArrowRight', down: 'ArrowDown', left: 'ArrowLeft' };
+const WASD = { up: 'w', right: 'd', down: 's', left: 'a' };
+const sessionId = (page) => /session=([0-9a-f]+)/.exec(new URL(page.url()).hash)[1];
+
+async function serverState(page) {
+  const response = await fetch(`${base}/api/sessions/${sessionId(page)}`, { signal: AbortSignal.timeout(3000) });
+  return response.json();
+}
+
+const DIRECTIONS = ['up', 'right', 'down', 'left'];
+const enabledDirections = async (page) => {
+  const enabled = await page.$$eval('#direction-pad button:not([disabled])', (buttons) => buttons.map((b) => b.dataset.direction));
+  return DIRECTIONS.filter((d) => enabled.includes(d));
+};
+
+// The direction buttons: all four shown, enabled exactly for the server's other_moves while
+// the human is to move, each carrying the exact move string.
+async function checkDirectionPad(page) {
+  check(await page.locator('#direction-pad').isVisible(), 'the direction buttons are shown');
+  for (const id of ['#move-up', '#move-right', '#move-down', '#move-left']) {
+    check(await page.locator(id).count() === 1, `the button ${id} exists`);
+  }
+  check(await page.locator('#board [data-move]').count() === 0, 'no clickable cells on a direction board');
+  const state = await serverState(page);
+  const otherMoves = state.board?.other_moves ?? [];
+  const enabled = await enabledDirections(page);
+  const expected = DIRECTIONS.filter((d) => otherMoves.some((m) => m === d || m === d[0]));
+  check(enabled.join() === expected.join(),
+    `the enabled buttons (${enabled.join(' ')}) are the server's other_moves (${otherMoves.join(' ')})`);
+  const sent = await page.$$eval('#direction-pad button:not([disabled])', (b) => b.map((x) => x.dataset.move));
+  check(sent.every((m) => otherMoves.includes(m)), `the buttons play the exact move strings (${sent.join(' ')})`);
+}
+
+// Plays one direction: the first of `preferred` that is enabled now, by `how` ('arrow',
+// 'wasd' or 'click'); waits until the move list grows by at least `grows` and a human may
+// move again (or the game is over). Returns the direction and the new moves.
+async function playDirection(page, preferred, how, grows = 1) {
+  check(await waitForHumanTurn(page), 'the human is to move');
+  await page.waitForFunction(() => document.querySelectorAll('#direction-pad button:not([disabled])').length > 0);
+  const enabled = await enabledDirections(page);
+  const direction = preferred.find((d) => enabled.includes(d)) ?? enabled[0];
+  const before = await moveCount(page);
+  if (how === 'click') await page.click(`#move-${direction}`);
+  else await page.keyboard.press(how === 'wasd' ? WASD[direction] : ARROWS[direction]);
+  await page.waitForFunction((n) => document.querySelectorAll('#move-list li').length >= n &&
+    ['your-turn', 'finished'].includes(document.querySelector('#status').dataset.state), before + grows);
+  const moves = (await moveTexts(page)).slice(before);
+  check(moves[0] === direction, `${how === 'click' ? 'clicked' : `pressed ${how === 'wasd' ? WASD[direction] : ARROWS[direction]} for`} ` +
+    `${direction}; the move list shows it as move ${before + 1} (then ${moves.slice(1).join(' ') || 'nothing'})`);
+  return { direction, moves };
+}
+
+const nonEmptyTiles = (page) => page.locator('#board .tile').count();
+
+async function game2048(page) {
+  await page.selectOption('#game-select', '2048');
+  const sides = await page.$$eval('#side-select option', (options) => options.map((o) => `${o.value}:${o.textContent}`));
+  check(sides.join('|') === 'first:I play|watch:AI plays (watch)', `a one-player game offers "I play" and "AI plays (watch)" (${sides.join(', ')})`);
+  await startGame(page, { game: '2048', spec: fastAi });
+  check(await page.getAttribute('#board', 'data-kind') === 'tiles', '2048 is drawn as tiles');
+  check(await page.locator('#board .tile-empty').count() === 16, '16 cells on 4×4');
+  const tiles = await nonEmptyTiles(page);
+  check(tiles >= 2, `at least two tiles to start (${tiles})`);
+  const value = await page.getAttribute('#board .tile', 'data-value');
+  check(['2', '4'].includes(value) && (await page.textContent('#board .tile text')) === value, `a tile shows its value (${value})`);
+  await checkDirectionPad(page);
+
+  // Arrow keys typed into the move field edit the text, they do not play.
+  const before = await moveCount(page);
+  await page.focus('#move-input');
+  await page.keyboard.press('ArrowUp');
+  await page.waitForTimeout(300);
+  check(await moveCount(page) === before, 'an arrow key in the move field plays nothing');
+
+  await page.focus('#board');
+  await playDirection(page, ['left', 'up', 'right', 'down'], 'arrow');
+  await playDirection(page, ['up', 'left', 'down', 'right'], 'arrow');
+  await page.click('#status');  // the focus leaves the board: the keys still play
+  await playDirection(page, ['right', 'down', 'left', 'up'], 'wasd');
+  await playDirection(page, ['down', 'right', 'up', 'left'], 'click');
+  const count = await moveCount(page);
+  check(count >= before + 4, `the move list grew by four moves and their tiles (${before} → ${count})`);
+  const after = await nonEmptyTiles(page);
+  check(after >= 2, `at least two tiles after four moves (${after})`);
+  const state = await serverState(page);
+  const drawn = await page.$$eval('#board .tile', (ts) => ts.map((t) => `${t.dataset.cell}:${t.dataset.value}`).join());
+  const served = state.board.cells.map((v, i) => (v > 0 ? `${i}:${v}` : null)).filter(Boolean).join();
+  check(drawn === served, 'the tiles drawn are the server\'s cells');
+  await screenshot(page, '2048');
+}
+
+async function snake(page) {
+  await startGame(page, { game: 'snake' });
+  check(await page.getAttribute('#board', 'data-kind') === 'snake', 'Snake is drawn as a snake board');
+  check(await page.locator('#board .snake-head').count() === 1, 'the snake has a head');
+  check(await page.locator('#board .snake-head .eye').count() === 2, 'the head has eyes');
+  const body = await page.locator('#board .snake-body').count();
+  check(body === 2, `the body is two cells behind the head (${body})`);
+  check(await page.locator('#board .food').count() === 1, 'the food is on the board');
+  await checkDirectionPad(page);
+  let head = await page.getAttribute('#board .snake-head', 'data-cell');
+  for (const [preferred, how] of [[['right'], 'click'], [['up'], 'click'], [['left', 'up'], 'arrow']]) {
+    const { moves } = await playDirection(page, preferred, how);
+    if (await page.getAttribute('#status', 'data-state') === 'finished') {
+      check(await page.locator('#result').isVisible(), `the game ended (${moves.join(' ')}): a result banner`);
+      break;
+    }
+    const now = await page.getAttribute('#board .snake-head', 'data-cell');
+    check(now !== head, `the head moved (cell ${head} → ${now})`);
+    head = now;
+  }
+  await screenshot(page, 'snake');
+}
+
+// Tron against an AI: both choose at once; each step adds two entries (seat 0, seat 1).
+async function tron(page) {
+  const option = await page.$eval('#game-select option[value="tron"]', (o) => ({ disabled: o.disabled, text: o.textContent }));
+  check(!option.disabled, `Tron can be chosen in the game list ("${option.text}")`);
+  await startGame(page, { game: 'tron', options: { rows: 7, columns: 7 }, spec: 'mcts:sims=30' });
+  check(await page.getAttribute('#board', 'data-kind') === 'tron', 'Tron is drawn as an arena');
+  check(await page.locator('#board .head').count() === 2, 'two heads');
+  check(await page.locator('#board .trail[data-seat="0"]').count() === 1 &&
+        await page.locator('#board .trail[data-seat="1"]').count() === 1, 'each trail starts with one cell');
+  await waitForHumanTurn(page);
+  const status = await page.textContent('#status');
+  check(status.includes('choose your move (both players move at once)'), `the status asks for a simultaneous choice: "${status}"`);
+  await checkDirectionPad(page);
+  await page.focus('#board');
+  let steps = 0;
+  for (const [preferred, how] of [[['up'], 'arrow'], [['up'], 'wasd'], [['right'], 'arrow']]) {
+    const { direction, moves } = await playDirection(page, preferred, how, 2);
+    steps++;
+    const entries = await page.$$eval('#move-list li', (items) => items.map((li) => `${li.dataset.seat}:${li.dataset.move}`));
+    check(entries.length === 2 * steps, `${steps} joint move(s) are ${entries.length} entries (${entries.join(' ')})`);
+    check(entries[2 * steps - 2] === `0:${direction}` && entries[2 * steps - 1].startsWith('1:'),
+      `step ${steps}: seat 0's ${direction} then seat 1's ${moves[1]}`);
+    if (await page.getAttribute('#status', 'data-state') === 'finished') {
+      check(await page.locator('#result').isVisible(), `a crash ended the game: "${await page.textContent('#result')}"`);
+      check(await page.locator('#board .crash').count() >= 1, 'the crashed head is crossed out');
+      break;
+    }
+    const trails = [0, 1].map((seat) => page.locator(`#board .trail[data-seat="${seat}"]`).count());
+    const [t0, t1] = await Promise.all(trails);
+    check(t0 === steps + 1 && t1 === steps + 1, `both trails grew to ${steps + 1} cells (${t0}, ${t1})`);
+  }
+  await screenshot(page, 'tron');
+}
+
 // What the page shows and what the server says about the session, for a failure report.
 async function describeFailure(page) {
   console.log(`      page status: ${await page.textContent('#status')}`);
@@ -245,7 +399,10 @@ async function main() {
     for (const game of ['connect4', 'go', 'hex', 'othello']) check(games.includes(game), `the game list offers ${game}`);
     check(await page.inputValue('#ai-spec') !== '', `the AI spec is prefilled (${await page.inputValue('#ai-spec')})`);
 
-    for (const game of [connectFour, go, hex, othello, liveThinking]) {
+    check(games.includes('2048') && games.includes('snake') && games.includes('tron'), 'the game list offers 2048, snake and tron');
+    const only = (process.env.BROWSER_TEST_GAMES ?? '').split(',').filter(Boolean);
+    const all = [connectFour, go, hex, othello, liveThinking, game2048, snake, tron];
+    for (const game of all.filter((g) => !only.length || only.includes(g.name) || only.includes(g.name.replace(/^game/, '')))) {
       try {
         await game(page);
       } catch (error) {

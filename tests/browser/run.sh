@@ -4,6 +4,7 @@
 # (play_test.mjs) and stops the server. Exits with the test's status.
 # Skips (exit 0) only when Chromium, node or tests/browser/node_modules is missing.
 # Usage: tests/browser/run.sh build/polyzero
+#   BROWSER_TEST_GAMES=game2048,snake,tron (play_test.mjs's game functions) runs only those.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

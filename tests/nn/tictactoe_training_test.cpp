@@ -22,6 +22,7 @@
 #include "nn/files.h"
 #include "nn/model_players.h"
 #include "nn/trainer.h"
+#include "util/error.h"
 #include "util/rng.h"
 
 namespace pz::nn {
@@ -128,9 +129,8 @@ TEST(TicTacToeTraining, AMinuteOfTrainingNeverLosesToPerfectPlay) {
   std::filesystem::remove_all(dir);
 }
 
-// The periodic evaluation scores the raw policy and the search against the solver on a
-// set labelled once and kept in the run directory, and plots the curve.
-TEST(TicTacToeTraining, EvaluationReportsAccuracyAgainstTheSolver) {
+// 40 learner steps of tic-tac-toe with one actor in synchronous rounds (a reproducible run).
+nlohmann::json short_synchronous_run() {
   register_model_players();
   auto j = default_train_config();
   j.merge_patch(nlohmann::json::parse(read_text_file(PZ_SOURCE_DIR "/configs/tictactoe.json")));
@@ -138,6 +138,13 @@ TEST(TicTacToeTraining, EvaluationReportsAccuracyAgainstTheSolver) {
   j["selfplay"]["threads"] = 1;
   j["selfplay"]["synchronous"] = true;
   j["learner"]["steps"] = 40;
+  return j;
+}
+
+// The periodic evaluation scores the raw policy and the search against the solver on a
+// set labelled once and kept in the run directory, and plots the curve.
+TEST(TicTacToeTraining, EvaluationReportsAccuracyAgainstTheSolver) {
+  auto j = short_synchronous_run();
   j["eval"] = {{"every_steps", 20}, {"games", 2}, {"sims", 16}, {"batch", 4}, {"opponents", nlohmann::json::array()},
                {"previous", false}, {"accuracy_positions", 25}, {"accuracy_seconds", 30.0}};
   const auto dir = std::filesystem::temp_directory_path() / ("pz_ttt_accuracy_" + std::to_string(::getpid()));
@@ -161,6 +168,50 @@ TEST(TicTacToeTraining, EvaluationReportsAccuracyAgainstTheSolver) {
   EXPECT_EQ(lines["policy"], 2);  // steps 20 and 40
   EXPECT_EQ(lines["search"], 2);
   std::filesystem::remove_all(dir);
+}
+
+TEST(TicTacToeTraining, TheGateDecidesWhichModelTheActorsPlay) {
+  auto j = short_synchronous_run();
+  j["eval"] = {{"every_steps", 20}, {"games", 2}, {"sims", 8}, {"batch", 4}, {"opponents", nlohmann::json::array()},
+               {"previous", false}, {"accuracy_positions", 0},
+               {"gate", {{"enabled", true}, {"elo1", 100.0}, {"max_pairs", 8}}}};
+  const auto dir = std::filesystem::temp_directory_path() / ("pz_ttt_gate_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  TrainOptions options;
+  options.run_dir = dir.string();
+  options.quiet = true;
+  train(parse_train_config(j), options);
+  EXPECT_TRUE(std::filesystem::exists(dir / "gate.sqlite"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "models" / "step-00000000.pt"));  // the first best model
+  std::ifstream metrics(dir / "metrics.jsonl");
+  int gates = 0;
+  std::string best = (dir / "models" / "step-00000000.pt").string();
+  for (std::string line; std::getline(metrics, line);) {
+    const auto m = nlohmann::json::parse(line);
+    if (m.value("kind", "") != "gate") continue;
+    ++gates;
+    EXPECT_EQ(m.at("best").get<std::string>(), best);  // the baseline is the last model that passed
+    EXPECT_GT(m.at("pairs").get<double>(), 0);
+    EXPECT_LE(m.at("pairs").get<double>(), 8);
+    if (m.at("accepted").get<bool>()) best = (dir / "models" / ("step-000000" + std::to_string(m.at("step").get<int>()) + ".pt")).string();
+  }
+  EXPECT_EQ(gates, 2);  // steps 20 and 40
+  std::filesystem::remove_all(dir);
+}
+
+TEST(TrainConfig, GateOptionsAreChecked) {
+  auto j = default_train_config();
+  j["eval"]["gate"] = {{"enabled", true}, {"elo0", 10.0}, {"elo1", 5.0}};
+  EXPECT_THROW(parse_train_config(j), util::UsageError);
+  j["eval"]["gate"] = {{"enabled", true}, {"alpha", 0.7}};
+  EXPECT_THROW(parse_train_config(j), util::UsageError);
+  j["eval"]["gate"] = {{"enabled", true}, {"colour", "red"}};
+  EXPECT_THROW(parse_train_config(j), util::UsageError);
+  j["eval"]["gate"] = {{"enabled", true}};
+  j["eval"]["every_steps"] = 0;
+  EXPECT_THROW(parse_train_config(j), util::UsageError);
+  j["eval"]["every_steps"] = 100;
+  EXPECT_TRUE(parse_train_config(j).gate);
 }
 
 }  // namespace

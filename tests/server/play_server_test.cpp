@@ -124,7 +124,6 @@ TEST(PlayServer, BadRequestsGetClearErrors) {
   EXPECT_EQ(post(c, "/api/sessions", {{"game", "chess"}}).status, 400);
   EXPECT_EQ(post(c, "/api/sessions", {{"game", "connect4"}, {"seats", {"human"}}}).status, 400);
   EXPECT_EQ(post(c, "/api/sessions", {{"game", "connect4"}, {"seats", {"human", "nonsense:x=1"}}}).status, 400);
-  EXPECT_EQ(post(c, "/api/sessions", {{"game", "tron"}}).status, 400);
   auto r = c.Post("/api/sessions", "{\"game\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
                   "application/json");
   ASSERT_TRUE(r);
@@ -177,7 +176,8 @@ TEST(PlayServer, SessionsAreIsolatedAndSurviveARestart) {
   EXPECT_EQ(a.body["moves"][0]["move"], "c3");
   EXPECT_EQ(a.body["board"]["kind"], "hex");
   EXPECT_EQ(get(c, "/api/sessions/" + second).body["moves"].size(), 0u);
-  EXPECT_EQ(post(c, "/api/sessions/" + first + "/move", {{"move", "a1"}}).status, 200);
+  const std::string free_cell = a.body["legal_moves"][0].get<std::string>();
+  EXPECT_EQ(post(c, "/api/sessions/" + first + "/move", {{"move", free_cell}}).status, 200);
 }
 
 TEST(PlayServer, ABurstOfAiRequestsIsAllAnswered) {
@@ -227,6 +227,46 @@ TEST(PlayServer, EventsStreamTheStateAndTheThinking) {
   EXPECT_NE(stream.find("\"win_probability\""), std::string::npos);
 }
 
+TEST(PlayServer, SimultaneousMovesWaitForEverySeat) {
+  RunningServer server(":memory:");
+  auto c = server.client();
+  auto created = post(c, "/api/sessions", {{"game", "tron:rows=7,columns=7"}, {"seats", {"human", "random"}}});
+  ASSERT_EQ(created.status, 201) << created.body.dump();
+  const std::string id = created.body["id"];
+  EXPECT_TRUE(created.body["simultaneous"].get<bool>());
+  EXPECT_EQ(created.body["to_move"], 0);
+  EXPECT_EQ(created.body["board"]["kind"], "tron");
+  EXPECT_EQ(created.body["legal_moves"].size(), 4u);
+  EXPECT_EQ(created.body["board"]["other_moves"].size(), 4u);
+  ASSERT_EQ(post(c, "/api/sessions/" + id + "/move", {{"move", "up"}}).status, 200);
+  const json state = settled(c, id);
+  ASSERT_EQ(state["moves"].size(), 2u);  // one joint move, seat by seat
+  EXPECT_EQ(state["moves"][0]["seat"], 0);
+  EXPECT_EQ(state["moves"][0]["move"], "up");
+  EXPECT_EQ(state["moves"][1]["seat"], 1);
+  auto undone = post(c, "/api/sessions/" + id + "/undo", json::object());
+  ASSERT_EQ(undone.status, 200) << undone.body.dump();
+  EXPECT_TRUE(undone.body["moves"].empty());
+  EXPECT_EQ(undone.body["to_move"], 0);
+}
+
+TEST(PlayServer, SinglePlayerGamesWithChance) {
+  RunningServer server(":memory:");
+  auto c = server.client();
+  auto created = post(c, "/api/sessions", {{"game", "2048"}, {"seats", {"human"}}});
+  ASSERT_EQ(created.status, 201) << created.body.dump();
+  const json& board = created.body["board"];
+  EXPECT_EQ(board["kind"], "tiles");
+  int tiles = 0;
+  for (const auto& v : board["cells"]) tiles += v.get<int>() > 0;
+  EXPECT_EQ(tiles, 2);  // the two opening spawns, drawn by the session
+  EXPECT_TRUE(created.body["moves"][0]["seat"].is_null());
+  const std::string move = created.body["legal_moves"][0];
+  auto moved = post(c, "/api/sessions/" + created.body["id"].get<std::string>() + "/move", {{"move", move}});
+  ASSERT_EQ(moved.status, 200) << moved.body.dump();
+  EXPECT_EQ(moved.body["moves"].size(), 4u);  // two spawns, the move, a spawn
+}
+
 TEST(BoardView, CellsAndMovesOfEachDrawnGame) {
   const auto go = games::make_game("go:size=9");
   auto state = go->new_initial_state();
@@ -239,7 +279,7 @@ TEST(BoardView, CellsAndMovesOfEachDrawnGame) {
   EXPECT_EQ(view["last_cell"], d4);
   EXPECT_EQ(view["col_labels"][8], "j");
   EXPECT_EQ(view["other_moves"], json::array({"pass"}));
-  EXPECT_TRUE(board_view(*games::make_game("2048")->new_initial_state(), std::nullopt, {}).is_null());
+  EXPECT_TRUE(board_view(*games::make_game("einstein")->new_initial_state(), std::nullopt, {}).is_null());
 }
 
 TEST(JsonInput, DeepNestingIsRefusedBeforeParsing) {
