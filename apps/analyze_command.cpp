@@ -22,9 +22,9 @@
 #include "arena/search_players.h"
 #include "games/registry.h"
 #include "server/ai_pool.h"
-#include "server/json_input.h"
 #include "server/thinking.h"
 #include "util/error.h"
+#include "util/json_text.h"
 #include "util/spec.h"
 
 namespace pz::apps {
@@ -103,7 +103,7 @@ struct Engine {
   void handle(const std::string& line) {
     json id = nullptr;
     try {
-      const json query = server::parse_json_object(line);
+      const json query = util::parse_json_object(line, "the query");
       if (query.contains("id")) id = query["id"];
       if (!query.contains("game")) throw util::UsageError("give \"game\", e.g. \"connect4\"");
       json out = analyse(query);

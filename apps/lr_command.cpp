@@ -12,6 +12,7 @@
 #include "apps/commands.h"
 #include "optim/scheduler_factory.h"
 #include "util/error.h"
+#include "util/json_text.h"
 #include "util/spec.h"
 #include "util/svg_plot.h"
 
@@ -32,12 +33,7 @@ nlohmann::json load_config(const std::string& arg) {
   const std::string trimmed = util::trim(arg);
   const bool inline_json = !trimmed.empty() && trimmed[0] == '{';
   const std::string text = inline_json ? trimmed : read_file(arg, "--config");
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw util::UsageError((inline_json ? std::string("--config") : "--config '" + arg + "'") +
-                           " is not valid JSON: " + e.what());
-  }
+  return util::parse_json(text, inline_json ? std::string("--config") : "--config '" + arg.substr(0, 200) + "'");
 }
 
 std::vector<double> parse_numbers(const std::string& text, const std::string& what) {

@@ -44,7 +44,7 @@ void add_train_command(CLI::App& app) {
   };
   auto args = std::make_shared<Args>();
   args->game.add_to(*cmd, "connect4");
-  cmd->add_option("--config", args->config_file, "JSON config merged over the game's defaults (configs/<game>.json)");
+  cmd->add_option("--config", args->config_file, "JSON config file (or inline JSON starting with '{') merged over the game's defaults (configs/<game>.json)");
   cmd->add_option("--set", args->set, "override one config field, e.g. --set learner.batch_size=128 (repeatable)");
   cmd->add_option("--steps", args->steps, "learner steps: a new run's length (its schedule is sized to it); on --resume, where to stop")
       ->check(CLI::PositiveNumber);

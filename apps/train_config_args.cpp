@@ -5,6 +5,7 @@
 
 #include "nn/files.h"
 #include "util/error.h"
+#include "util/json_text.h"
 
 namespace pz::apps {
 
@@ -30,11 +31,14 @@ std::string find_game_config(const std::string& game_name) {
 }
 
 nlohmann::json read_json_file(const std::string& path) {
-  try {
-    return nlohmann::json::parse(nn::read_text_file(path));
-  } catch (const nlohmann::json::exception& e) {
-    throw util::UsageError(path + " is not valid JSON: " + e.what());
-  }
+  return util::parse_json_object(nn::read_text_file(path), path);
+}
+
+// --config takes a file, or the JSON itself when it starts with '{' (as `lr --config`).
+nlohmann::json read_config_argument(const std::string& argument) {
+  const auto first = argument.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && argument[first] == '{') return util::parse_json_object(argument, "--config");
+  return read_json_file(argument);
 }
 
 }  // namespace
@@ -44,7 +48,7 @@ nlohmann::json assemble_train_config(const games::Game& game, const std::string&
   nlohmann::json j = nn::default_train_config();
   const std::string defaults = find_game_config(game.info().name);
   if (!defaults.empty()) j.merge_patch(read_json_file(defaults));
-  if (!config_file.empty()) j.merge_patch(read_json_file(config_file));
+  if (!config_file.empty()) j.merge_patch(read_config_argument(config_file));
   j["game"] = game.spec().to_string();
   for (const auto& s : overrides) nn::apply_override(j, s);
   return j;

@@ -6,6 +6,7 @@
 
 #include "optim/config_fields.h"
 #include "util/error.h"
+#include "util/json_text.h"
 #include "util/spec.h"
 
 namespace pz::nn {
@@ -192,10 +193,14 @@ TrainConfig parse_train_config(const json& config) {
 void apply_override(json& config, const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) {
-    throw util::UsageError("--set " + assignment + ": expected key.path=value, e.g. learner.steps=2000");
+    throw util::UsageError("--set " + assignment.substr(0, 100) + ": expected key.path=value, e.g. learner.steps=2000");
   }
   const std::string path = assignment.substr(0, eq), text = assignment.substr(eq + 1);
   json value;
+  if (util::json_nesting_depth(text) > util::kMaxJsonDepth) {
+    throw util::UsageError("--set " + path.substr(0, 100) + "=…: the value is nested more than " +
+                           std::to_string(util::kMaxJsonDepth) + " levels deep");
+  }
   try {
     value = json::parse(text);
   } catch (const std::exception&) {

@@ -9,10 +9,10 @@
 #include "arena/search_players.h"
 #include "games/registry.h"
 #include "server/board_view.h"
-#include "server/json_input.h"
 #include "server/thinking.h"
 #include "util/error.h"
 #include "util/files.h"
+#include "util/json_text.h"
 
 namespace pz::server {
 namespace {
@@ -37,7 +37,7 @@ std::string new_session_id() {
 
 json body_json(const httplib::Request& request) {
   if (request.body.empty()) return json::object();
-  return parse_json_object(request.body, kMaxJsonDepth);
+  return util::parse_json_object(request.body, "the request body", kMaxJsonDepth);
 }
 
 void send(httplib::Response& response, int status, const json& body) {

@@ -375,6 +375,17 @@ expect_err "expected 0..86400"
 expect_status 2 "$pz" match --game connect4 --p1 human --p2 random
 expect_err "is a person"
 
+# Deeply nested JSON is refused before it is parsed, wherever JSON comes in.
+python3 -c "print('['*100000 + ']'*100000)" > "$tmp/deep.json"
+expect_status 2 "$pz" lr --config "$tmp/deep.json" --steps 3
+expect_err "nested more than 64 levels deep"
+expect_status 2 "$pz" train --game tictactoe --config "$tmp/deep.json" --print-config
+expect_err "nested more than 64 levels deep"
+expect_status 2 "$pz" train --game tictactoe --set "learner.steps=$(python3 -c "print('['*1000 + ']'*1000)")" --print-config
+expect_err "nested more than 64 levels deep"
+expect_status 0 "$pz" train --game tictactoe --config '{"learner": {"steps": 77}}' --print-config
+expect_out '"steps": 77'
+
 if [[ $failures -gt 0 ]]; then
   echo "$failures CLI check(s) failed"
   exit 1

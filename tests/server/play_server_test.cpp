@@ -8,7 +8,6 @@
 #include <thread>
 
 #include "server/board_view.h"
-#include "server/json_input.h"
 #include "games/registry.h"
 #include "util/error.h"
 
@@ -280,14 +279,6 @@ TEST(BoardView, CellsAndMovesOfEachDrawnGame) {
   EXPECT_EQ(view["col_labels"][8], "j");
   EXPECT_EQ(view["other_moves"], json::array({"pass"}));
   EXPECT_TRUE(board_view(*games::make_game("einstein")->new_initial_state(), std::nullopt, {}).is_null());
-}
-
-TEST(JsonInput, DeepNestingIsRefusedBeforeParsing) {
-  EXPECT_EQ(json_nesting_depth(R"({"a": [1, {"b": "[[[["}]})"), 3);
-  EXPECT_THROW(parse_json_object(std::string(10000, '[') + std::string(10000, ']')), util::UsageError);
-  EXPECT_THROW(parse_json_object("[1]"), util::UsageError);
-  EXPECT_THROW(parse_json_object("{"), util::UsageError);
-  EXPECT_EQ(parse_json_object(R"({"x": 1})")["x"], 1);
 }
 
 }  // namespace

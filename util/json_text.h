@@ -1,0 +1,26 @@
+// JSON from the outside (config files, --config and --set text, API bodies, analysis
+// queries): parsed only after its nesting depth is checked, so that a deeply nested text is
+// refused with a clear error instead of exhausting the stack (nlohmann's values are
+// destroyed and printed recursively), and errors quote at most a short excerpt.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace pz::util {
+
+constexpr int kMaxJsonDepth = 64;
+
+// The deepest nesting of arrays and objects in `text` (brackets inside strings ignored).
+int json_nesting_depth(std::string_view text);
+
+// Parses `text`; throws UsageError naming `what` ("--config", a file name) for malformed
+// text or nesting deeper than `max_depth`.
+nlohmann::json parse_json(std::string_view text, const std::string& what, int max_depth = kMaxJsonDepth);
+
+// The same, and the value must be an object.
+nlohmann::json parse_json_object(std::string_view text, const std::string& what, int max_depth = kMaxJsonDepth);
+
+}  // namespace pz::util
