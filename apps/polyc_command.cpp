@@ -252,6 +252,16 @@ void add_polyc_command(CLI::App& app) {
     }
     if (args->input.empty() || args->output.empty())
       throw util::UsageError("polyc: expected IN.c -o OUT.c (or --report-net / --warm NET); see polyzero polyc --help");
+    if (args->output != "-") {
+      std::error_code ec;
+      if (std::filesystem::equivalent(args->input, args->output, ec)) {
+        throw util::UsageError("polyc: -o " + args->output + " is the input file; write the optimised code elsewhere");
+      }
+    }
+    if (args->output == "-" && (args->json || args->report)) {
+      throw util::UsageError("polyc: -o - and --json/--report would both print on stdout; write the code to a file "
+                             "with -o OUT.c");
+    }
     poly::PolycOptions o;
     o.tile = parse_tile(args->tile);
     o.parallel = args->parallel;

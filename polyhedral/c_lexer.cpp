@@ -1,6 +1,9 @@
 #include "polyhedral/c_lexer.h"
 
 #include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
 
 #include "polyhedral/frontend_error.h"
 
@@ -10,6 +13,25 @@ namespace {
 
 bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Integer constants are computed with as 64-bit signed integers everywhere after the lexer.
+void check_integer_width(const Token& t, std::string_view literal) {
+  while (!literal.empty() && std::strchr("uUlL", literal.back())) literal.remove_suffix(1);
+  int base = 10;
+  if (literal.size() > 2 && literal[0] == '0' && (literal[1] == 'x' || literal[1] == 'X')) {
+    base = 16;
+    literal.remove_prefix(2);
+  } else if (literal.size() > 1 && literal[0] == '0') {
+    base = 8;
+  }
+  std::int64_t value = 0;
+  const auto [end, error] = std::from_chars(literal.data(), literal.data() + literal.size(), value, base);
+  if (error == std::errc::result_out_of_range) {
+    const std::string shown = literal.size() > 24 ? std::string(literal.substr(0, 24)) + "…" : std::string(literal);
+    throw FrontendError(t.loc, "integer constant " + shown + " does not fit in 64 bits");
+  }
+  (void)end;
+}
 
 }  // namespace
 
@@ -104,6 +126,7 @@ std::vector<Token> tokenize(std::string_view src, int first_line) {
         ++i;
       }
       t.kind = is_float ? Token::Kind::kFloat : Token::Kind::kInt;
+      if (!is_float) check_integer_width(t, src.substr(t.begin, i - t.begin));
     } else if (c == '"' || c == '\'') {
       ++i;
       while (i < src.size() && src[i] != c && src[i] != '\n') i += (src[i] == '\\') ? 2 : 1;

@@ -17,6 +17,10 @@ namespace {
 
 using K = Token::Kind;
 
+// Nesting the parser and the passes after it accept: deeper statements or expressions are a
+// located error rather than a stack overflow (they recurse once per level).
+constexpr int kMaxNesting = 256;
+
 class Parser {
  public:
   Parser(const std::vector<Token>& t, size_t begin, size_t end) : t_(t), pos_(begin), end_(end) {}
@@ -74,8 +78,28 @@ class Parser {
     if (child) block.children.push_back(std::move(child));
   }
 
+  // Counts one level of recursion for as long as it lives.
+  struct Level {
+    int& depth;
+    Level(int& d, const Token& at, const char* what) : depth(d) {
+      if (++depth > kMaxNesting) {
+        --depth;
+        throw FrontendError(at.loc, std::string(what) + " nested more than " + std::to_string(kMaxNesting) + " levels deep");
+      }
+    }
+    ~Level() { --depth; }
+  };
+
+  static ExprPtr checked(ExprPtr e) {
+    if (e->height > kMaxNesting) {
+      throw FrontendError(e->loc, "expression nested more than " + std::to_string(kMaxNesting) + " levels deep");
+    }
+    return e;
+  }
+
   std::unique_ptr<LoopNode> statement() {
     const Token& t = peek();
+    const Level level(depth_, t, "statements");
     if (t.kind == K::kDirective) unsupported(t, "preprocessor directive '" + t.text + "' inside the scop");
     if (t.kind == K::kPunct && t.text == ";") {
       ++pos_;
@@ -287,13 +311,14 @@ class Parser {
       ExprPtr rhs = binary(p + 1);
       // Errors about a binary expression point at its first character.
       SourceLoc start = lhs->loc;
-      lhs = Expr::make(Expr::Kind::kBinary, op.text, {lhs, rhs}, start);
+      lhs = checked(Expr::make(Expr::Kind::kBinary, op.text, {lhs, rhs}, start));
     }
   }
 
   ExprPtr unary() {
     const Token& t = peek();
     if (at_end()) unexpected("an expression");
+    const Level level(depth_, t, "expression");
     if (t.kind == K::kPunct) {
       if (t.text == "-" || t.text == "+" || t.text == "!" || t.text == "~") {
         ++pos_;
@@ -376,6 +401,7 @@ class Parser {
 
   const std::vector<Token>& t_;
   size_t pos_, end_;
+  int depth_ = 0;  // statements and expressions being parsed, one inside the other
 };
 
 }  // namespace

@@ -10,6 +10,7 @@ ExprPtr Expr::make(Kind kind, std::string text, std::vector<ExprPtr> args, Sourc
   e->text = std::move(text);
   e->args = std::move(args);
   e->loc = loc;
+  for (const auto& a : e->args) e->height = std::max(e->height, a->height + 1);
   return e;
 }
 

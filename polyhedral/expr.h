@@ -38,6 +38,7 @@ struct Expr {
   std::string text;
   std::vector<ExprPtr> args;
   SourceLoc loc;
+  int height = 1;  // 1 + the tallest operand's height (passes over expressions recurse this deep)
 
   static ExprPtr make(Kind kind, std::string text, std::vector<ExprPtr> args = {}, SourceLoc loc = {});
 };

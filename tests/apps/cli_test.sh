@@ -386,6 +386,15 @@ expect_err "nested more than 64 levels deep"
 expect_status 0 "$pz" train --game tictactoe --config '{"learner": {"steps": 77}}' --print-config
 expect_out '"steps": 77'
 
+# polyc never overwrites its input and never mixes code and JSON on stdout.
+printf 'void f(double A[10]) {\n#pragma scop\n  for (int i = 0; i < 10; i++)\n    A[i] = A[i] * 2.0;\n#pragma endscop\n}\n' > "$tmp/in.c"
+cp "$tmp/in.c" "$tmp/in.orig.c"
+expect_status 2 "$pz" polyc "$tmp/in.c" -o "$tmp/in.c"
+expect_err "is the input file"
+cmp -s "$tmp/in.c" "$tmp/in.orig.c" || fail "polyc changed its input file"
+expect_status 2 "$pz" polyc "$tmp/in.c" -o - --json
+expect_err "would both print on stdout"
+
 if [[ $failures -gt 0 ]]; then
   echo "$failures CLI check(s) failed"
   exit 1

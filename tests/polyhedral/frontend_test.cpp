@@ -158,7 +158,33 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"for (i = 0; i < N; i++) a[i] = a[i][0];", 3, 32, "used with 2 subscript(s)"},
         ErrorCase{"a[0] = \"s\";", 3, 8, "string literal"},
         ErrorCase{"#define X 1\na[0] = 0;", 3, 1, "preprocessor directive"},
-        ErrorCase{"for (i = 0; i < N; i++) a[i] = 0", 4, 1, "expected ';'"}));
+        ErrorCase{"for (i = 0; i < N; i++) a[i] = 0", 4, 1, "expected ';'"},
+        ErrorCase{"a[0] = 123456789012345678901234567890;", 3, 8, "integer constant 123456789012345678901234… does not fit in 64 bits"},
+        ErrorCase{"a[0] = 0x1ffffffffffffffff;", 3, 8, "does not fit in 64 bits"}));
+
+// Nesting is bounded before it can exhaust the stack: the parser and every pass after it
+// recurse once per level.
+TEST(FrontendErrors, DeepNestingIsALocatedError) {
+  IslContext ctx;
+  const auto expect_nesting_error = [&](const std::string& body, const std::string& what) {
+    try {
+      scop_of(ctx, wrap(body));
+      FAIL() << "accepted " << what;
+    } catch (const FrontendError& e) {
+      EXPECT_NE(std::string(e.what()).find(what + " nested more than 256 levels deep"), std::string::npos) << e.what();
+    }
+  };
+  expect_nesting_error("a[0] = " + std::string(20000, '(') + "1" + std::string(20000, ')') + ";", "expression");
+  std::string sum = "a[0] = 1";
+  for (int k = 0; k < 5000; ++k) sum += " + 1";
+  expect_nesting_error(sum + ";", "expression");
+  expect_nesting_error(std::string(20000, '{') + "a[0] = 0;" + std::string(20000, '}'), "statements");
+  std::string negations = "a[0] = ";
+  for (int k = 0; k < 20000; ++k) negations += "- ";
+  expect_nesting_error(negations + "1;", "expression");
+  // A hundred levels are fine.
+  EXPECT_NO_THROW(scop_of(ctx, wrap("a[0] = " + std::string(100, '(') + "1" + std::string(100, ')') + ";")));
+}
 
 TEST(FrontendErrors, RegionStructure) {
   EXPECT_THROW(parse_c_regions("int main(void) { return 0; }\n"), FrontendError);
