@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <set>
 #include <sstream>
 
 #include "util/error.h"
@@ -74,6 +75,7 @@ static bool valid_key(std::string_view key) {
 }
 
 void parse_options(std::string_view text, std::map<std::string, std::string>& into) {
+  std::set<std::string> given;  // keys of this text: one may override an earlier text's, not its own
   size_t pos = 0;
   while (pos <= text.size()) {
     size_t comma = text.find(',', pos);
@@ -92,6 +94,10 @@ void parse_options(std::string_view text, std::map<std::string, std::string>& in
                          "' is not valid: names are lower-case letters, digits, '_' or '-'");
       }
       if (value.empty()) throw UsageError("option '" + key + "' has an empty value");
+      if (!given.insert(key).second) {
+        throw UsageError("option '" + key + "' is given twice in '" + std::string(text.substr(0, 200)) +
+                         "'; give each option once");
+      }
       into[key] = value;
     } else if (comma < text.size()) {
       throw UsageError("empty option in '" + std::string(text) + "' (two commas in a row?)");

@@ -29,7 +29,8 @@ struct Spec {
 // Throws UsageError naming the offending part of `text`.
 Spec parse_spec(std::string_view text);
 
-// Parses `key=value,key=value` (the part after ':'); merges into `into`, later keys win.
+// Parses `key=value,key=value` (the part after ':'); merges into `into`, where its keys
+// replace those of an earlier text. A key given twice in `text` is a UsageError.
 void parse_options(std::string_view text, std::map<std::string, std::string>& into);
 
 // Declared options of something a spec names: their types, defaults and ranges. It

@@ -395,6 +395,14 @@ cmp -s "$tmp/in.c" "$tmp/in.orig.c" || fail "polyc changed its input file"
 expect_status 2 "$pz" polyc "$tmp/in.c" -o - --json
 expect_err "would both print on stdout"
 
+# An option given twice in one spec is an error; --options still overrides --game's.
+expect_status 2 "$pz" match --game connect4 --p1 uct:sims=10,sims=20 --p2 random
+expect_err "option 'sims' is given twice"
+expect_status 2 "$pz" perft --game hex:size=5,size=6 --depth 1
+expect_err "given twice"
+expect_status 0 "$pz" perft --game hex:size=5 --options size=6 --depth 1 --json
+expect_out '"game":"hex:size=6'
+
 if [[ $failures -gt 0 ]]; then
   echo "$failures CLI check(s) failed"
   exit 1

@@ -28,6 +28,16 @@ TEST(Spec, RejectsMalformedText) {
   EXPECT_THROW(parse_spec("hex:size="), UsageError);
   EXPECT_THROW(parse_spec("hex:size=3,,swap=true"), UsageError);
   EXPECT_THROW(parse_spec("he x"), UsageError);
+  EXPECT_THROW(parse_spec("uct:sims=10,sims=20"), UsageError);  // an option given twice
+  EXPECT_THROW(parse_spec("hex:size=5,SIZE=6"), UsageError);
+}
+
+TEST(Spec, ALaterTextOverridesAnEarlierOne) {
+  std::map<std::string, std::string> options;
+  parse_options("size=5,swap=true", options);
+  parse_options("size=7", options);  // e.g. --options after --game hex:size=5
+  EXPECT_EQ(options.at("size"), "7");
+  EXPECT_EQ(options.at("swap"), "true");
 }
 
 OptionSchema schema() {
