@@ -2,13 +2,62 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <exception>
+#include <string>
+#include <vector>
 #include <iostream>
 
 #include "apps/commands.h"
 #include "nn/model_players.h"
 #include "solve/solver_player.h"
 #include "util/error.h"
+
+namespace {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// CLI11 answers a mistyped command with "A subcommand is required": name it, and the
+// nearest command, instead.
+void check_command_name(CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--log-level") {
+      ++i;
+      continue;
+    }
+    if (arg.rfind('-', 0) == 0) continue;
+    std::string names, nearest;
+    std::size_t best = 3;  // suggest only within two edits
+    for (const CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) {
+      if (command->get_name() == arg) return;
+      names += (names.empty() ? "" : ", ") + command->get_name();
+      if (const std::size_t d = edit_distance(arg, command->get_name()); d < best) {
+        best = d;
+        nearest = command->get_name();
+      }
+    }
+    const std::string shown = arg.size() <= 40 ? arg : arg.substr(0, 37) + "...";
+    throw pz::util::UsageError("unknown command '" + shown + "'" +
+                               (nearest.empty() ? "" : " (did you mean '" + nearest + "'?)") + "; the commands are " +
+                               names + " (polyzero --help describes them)");
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"polyzero — self-play game AI: games, search, training, tournaments and play"};
@@ -47,6 +96,7 @@ int main(int argc, char** argv) {
   pz::apps::add_info_command(app);
 
   try {
+    check_command_name(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
@@ -60,6 +110,9 @@ int main(int argc, char** argv) {
   } catch (const pz::util::UsageError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;
+  } catch (const pz::util::RunError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cerr << "internal error: " << e.what() << "\n";
     return 1;

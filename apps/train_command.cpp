@@ -10,11 +10,13 @@
 #include "apps/commands.h"
 #include "apps/game_args.h"
 #include "apps/train_config_args.h"
+#include "games/registry.h"
 #include "nn/backend.h"
 #include "nn/files.h"
 #include "nn/train_config.h"
 #include "nn/trainer.h"
 #include "util/error.h"
+#include "util/spec.h"
 #include "util/stop_signal.h"
 
 namespace pz::apps {
@@ -61,7 +63,7 @@ void add_train_command(CLI::App& app) {
       "A run directory holds config.json, metrics.jsonl, games.jsonl, checkpoints/, models/latest.pt and plots/.\n"
       "Ctrl-C finishes the current step, writes a checkpoint and exits; --resume RUN_DIR continues it.\n"
       "Play the result: polyzero play --game connect4 --p1 human --p2 mcts:model=RUN_DIR/models/latest.pt,sims=200");
-  cmd->callback([args] {
+  cmd->callback([args, cmd] {
     nn::TrainConfig config;
     nn::TrainOptions options;
     options.quiet = args->quiet;
@@ -72,6 +74,16 @@ void add_train_command(CLI::App& app) {
         throw util::UsageError("--resume continues a run with its own config.json: --run-dir, --config and --set do not apply");
       }
       config = nn::load_run_config(args->resume);
+      if (cmd->count("--game") + cmd->count("--options") > 0) {
+        GameArgs named = args->game;  // --options alone applies to the run's game
+        if (cmd->count("--game") == 0) named.game = util::parse_spec(config.game).name;
+        const std::string asked = named.make()->spec().to_string();
+        const std::string has = games::make_game(config.game)->spec().to_string();
+        if (asked != has) {
+          throw util::UsageError("--resume " + args->resume + " continues a run of " + has + ", but --game/--options ask for " +
+                                 asked + "; drop --game and --options (a resumed run keeps its game)");
+        }
+      }
       options.run_dir = args->resume;
       options.resume = true;
       options.max_steps = args->steps;
@@ -84,6 +96,7 @@ void add_train_command(CLI::App& app) {
       config = nn::parse_train_config(j);
       options.run_dir = args->run_dir.empty() ? default_run_dir(game->info().name) : args->run_dir;
     }
+    nn::check_train_config(config);
     if (args->print_config) {
       std::cout << config.resolved.dump(2) << std::endl;
       return;

@@ -7,6 +7,7 @@
 #include "games/move_record.h"
 #include "mcts/evaluator.h"
 #include "util/error.h"
+#include "util/files.h"
 #include "util/rng.h"
 
 namespace pz::arena {
@@ -25,6 +26,10 @@ int parse_random_plies(std::string_view count) {
 }
 
 std::vector<std::vector<games::Action>> read_book(const std::string& path, const games::Game& game) {
+  if (const std::string problem = util::file_problem(path); !problem.empty()) {
+    throw util::UsageError("openings file " + path + ": " + problem +
+                           " (give random:K for random openings, or a file of move lines)");
+  }
   std::ifstream in(path);
   if (!in) {
     throw util::UsageError("openings file " + path +

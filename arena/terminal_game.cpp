@@ -5,11 +5,19 @@
 #include <optional>
 #include <string>
 
+#include "arena/search_players.h"
 #include "mcts/evaluator.h"
 #include "util/error.h"
 #include "util/spec.h"
 
 namespace pz::arena {
+
+namespace {
+
+// What a user typed, quoted back in an error without flooding the terminal.
+std::string excerpt(const std::string& text) { return text.size() <= 40 ? text : text.substr(0, 37) + "..."; }
+
+}  // namespace
 
 using games::Action;
 using games::State;
@@ -36,7 +44,35 @@ std::string TerminalGame::legal_moves_text(games::Player seat) const {
   return util::join(names, " ");
 }
 
-void TerminalGame::print_board() { out_ << "\n" << state().to_string() << std::flush; }
+std::string TerminalGame::legal_moves_hint(games::Player seat) const {
+  std::vector<Action> legal;
+  state().legal_actions(seat, legal);
+  if (legal.size() <= kMaxMovesListed) return "Legal moves: " + legal_moves_text(seat);
+  return "Type 'moves' to list the " + std::to_string(legal.size()) + " legal moves, or 'help' for commands.";
+}
+
+void TerminalGame::print_board() {
+  out_ << "\n" << state().to_string();
+  if (!last_move_.empty()) out_ << "Last move: " << last_move_ << "\n";
+  out_ << std::flush;
+}
+
+void TerminalGame::print_sides() {
+  const int n = game_->info().num_players;
+  for (int seat = 0; seat < n; ++seat) {
+    if (!players_[static_cast<size_t>(seat)]->is_human()) continue;
+    out_ << "You play player " << seat + 1;
+    if (n == 2) out_ << (seat == 0 ? " (you move first)" : " (you move second)");
+    out_ << ".\n";
+  }
+}
+
+void TerminalGame::print_thinking(games::Player seat, const games::State& before) {
+  const auto* mcts = dynamic_cast<const MctsPlayer*>(players_[static_cast<size_t>(seat)].get());
+  if (!mcts) return;
+  const std::string summary = mcts->last_report().summary(before);
+  if (!summary.empty()) out_ << "  " << summary << "\n";
+}
 
 void TerminalGame::print_result() {
   const auto returns = state().returns();
@@ -96,8 +132,8 @@ std::optional<Action> TerminalGame::ask_human(games::Player seat) {
       return std::nullopt;
     }
     if (command == "help" || command == "?") {
-      out_ << "Type a move in " << game_->info().long_name << " notation (legal now: " << legal_moves_text(seat)
-           << ").\nCommands: moves (list legal moves), board (draw the board), undo (take back your last move), "
+      out_ << "Type a move in " << game_->info().long_name << " notation. " << legal_moves_hint(seat)
+           << "\nCommands: moves (list legal moves), board (draw the board), undo (take back your last move), "
               "quit.\n";
       continue;
     }
@@ -111,6 +147,7 @@ std::optional<Action> TerminalGame::ask_human(games::Player seat) {
     }
     if (command == "undo") {
       if (undo(seat)) {
+        last_move_.clear();
         out_ << "Undone.\n";
         return std::nullopt;
       }
@@ -120,15 +157,14 @@ std::optional<Action> TerminalGame::ask_human(games::Player seat) {
     std::string error;
     auto action = state().parse_action(line, &error);
     if (!action) {
-      out_ << "Cannot read '" << util::trim(line) << "': " << error << ".\nLegal moves: " << legal_moves_text(seat)
-           << "\n";
+      out_ << "Cannot read '" << excerpt(util::trim(line)) << "': " << error << ".\n" << legal_moves_hint(seat) << "\n";
       continue;
     }
     std::vector<Action> legal;
     state().legal_actions(seat, legal);
     if (std::find(legal.begin(), legal.end(), *action) == legal.end()) {
       out_ << "Illegal move " << state().action_to_string(seat, *action) << ": " << state().explain_illegal(*action)
-           << ".\nLegal moves: " << legal_moves_text(seat) << "\n";
+           << ".\n" << legal_moves_hint(seat) << "\n";
       continue;
     }
     return action;
@@ -151,7 +187,10 @@ TerminalGame::Outcome TerminalGame::run() {
   out_ << "\n";
   bool any_human = false;
   for (const auto& p : players_) any_human |= p->is_human();
-  if (any_human) out_ << "Type 'help' for commands.\n";
+  if (any_human) {
+    print_sides();
+    out_ << "Type 'help' for commands.\n";
+  }
   // The board is drawn when someone is about to move or the game ends, not after every
   // action: a die roll or a tile spawn right after a move shows one board, not two.
   bool board_shown = false;
@@ -201,6 +240,7 @@ TerminalGame::Outcome TerminalGame::run() {
       for (int seat = 0; seat < game_->info().num_players; ++seat) {
         out_ << seat_name(seat) << " plays " << state().action_to_string(seat, joint[static_cast<size_t>(seat)]) << "\n";
       }
+      last_move_.clear();
       apply_joint(joint);
       board_shown = false;
       continue;
@@ -213,11 +253,15 @@ TerminalGame::Outcome TerminalGame::run() {
         board_shown = false;  // after undo
         continue;
       }
+      last_move_ = state().action_to_string(mover, *a) + " by " + seat_name(mover);
       apply(*a);
     } else {
       const auto a = ask_ai(mover);
       if (!a) return Outcome::kFinished;
-      out_ << seat_name(mover) << " plays " << state().action_to_string(mover, *a) << "\n";
+      const std::string move = state().action_to_string(mover, *a);
+      out_ << seat_name(mover) << " plays " << move << "\n";
+      print_thinking(mover, state());
+      last_move_ = move + " by " + seat_name(mover);
       apply(*a);
     }
     board_shown = false;

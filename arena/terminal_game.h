@@ -1,7 +1,8 @@
-// One game in a text terminal: the board whenever someone is to move, human players typing
-// moves in the game's notation (plus `help`, `moves`, `undo`, `board`, `quit`), AI players
-// answering through Player::choose_action (an AI that forfeits ends the game, with the
-// reason shown), chance outcomes drawn from a seeded generator (and shown only in
+// One game in a text terminal: the board whenever someone is to move (with the last move
+// under it), human players typing moves in the game's notation (plus `help`, `moves`, `undo`,
+// `board`, `quit`; told at the start which player they are), AI players answering through
+// Player::choose_action (a searching AI's win probability, most visited moves and principal
+// variation shown after its move; an AI that forfeits ends the game, with the reason shown), chance outcomes drawn from a seeded generator (and shown only in
 // perfect-information games: a secret code or a mine layout is not).
 //
 // Streams are parameters so tests drive a session with scripted input.
@@ -40,6 +41,13 @@ class TerminalGame {
   void print_result();
   std::string seat_name(games::Player seat) const;
   std::string legal_moves_text(games::Player seat) const;
+  // The legal moves, or in games with many of them, how to list them.
+  std::string legal_moves_hint(games::Player seat) const;
+  void print_sides();
+  // A searching AI's view of the move it just chose in `before`.
+  void print_thinking(games::Player seat, const games::State& before);
+
+  static constexpr std::size_t kMaxMovesListed = 30;  // more: a typo answers with a hint
 
   std::shared_ptr<const games::Game> game_;
   std::vector<std::unique_ptr<Player>> players_;
@@ -48,6 +56,7 @@ class TerminalGame {
   std::ostream& out_;
   std::vector<std::unique_ptr<games::State>> history_;  // every state so far, for undo
   std::optional<Outcome> outcome_;
+  std::string last_move_;  // "d4 by player 2 (mcts)"; empty at the start, after undo and joint moves
 };
 
 }  // namespace pz::arena

@@ -9,6 +9,7 @@
 #include "arena/match.h"
 #include "arena/player_factory.h"
 #include "util/error.h"
+#include "util/fnv1a.h"
 
 namespace pz::arena {
 namespace {
@@ -18,13 +19,9 @@ std::string result_text(const GameResult& g) {
   return first > second ? "1-0" : first < second ? "0-1" : "1/2-1/2";
 }
 
-// FNV-1a: a hash that is the same in every build, for seeds that must not change between
-// the run that starts a tournament and the one that resumes it.
-std::uint64_t stable_hash(std::string_view text) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ULL;
-  return h;
-}
+// Seeds must not change between the run that starts a tournament and the one that resumes
+// it: FNV-1a is the same in every build.
+std::uint64_t stable_hash(std::string_view text) { return util::fnv1a(text); }
 
 std::string end_reason(const GameResult& g) {
   if (!g.termination.empty()) return g.termination;

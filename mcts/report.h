@@ -39,8 +39,25 @@ struct SearchReport {
 
   // Null when there are no children.
   const ChildReport* most_visited() const;
+  // Indices into `children`, most visited first (ties: higher prior first).
+  std::vector<std::size_t> by_visits() const;
+  // `value` (for `player`, return units) mapped from the value bounds to [0, 1]: the win
+  // probability in win/loss games, where a draw is ½.
+  double win_probability(double value) const;
+  // The root's value for `player`: the proven one when proven.
+  double value() const { return root_proven ? root_proven_value : root_value; }
+  // "win", "loss" or "draw" for a proven value at or between the bounds of a win/loss game.
+  std::string proven_result(double value) const;
   // A table (move, visits, Q, prior, LCB-ish spread, PV) with moves in the game's notation.
   std::string to_string(const games::State& root) const;
+  // One line for people watching an AI play: its win probability (or proven result), the
+  // visits, the `max_moves` most visited moves with their win probabilities, and the
+  // principal variation. Empty when there are no children.
+  std::string summary(const games::State& root, int max_moves = 3) const;
 };
+
+// `actions` replayed from `root`, each named in the game's notation by the seat making it;
+// stops at a terminal or simultaneous node or an action that is not legal there.
+std::vector<std::string> line_text(const games::State& root, const std::vector<games::Action>& actions);
 
 }  // namespace pz::mcts

@@ -2,27 +2,32 @@
 
 #include <torch/torch.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
 #include "games/registry.h"
 #include "nn/files.h"
 #include "util/error.h"
+#include "util/fnv1a.h"
 
 namespace pz::nn {
 
 namespace {
 
 constexpr const char* kMetaKey = "polyzero";
-constexpr int kFormat = 1;
+// Format 2 added the weights' checksum; format 1 files (without it) are still read.
+constexpr int kFormat = 2;
+constexpr int kOldestFormat = 1;
+
+
 
 [[noreturn]] void unreadable(const std::string& path, const std::string& why) {
   throw util::UsageError("cannot read model checkpoint " + path + ": " + why);
 }
 
 void open_archive(const std::string& path, torch::serialize::InputArchive& archive) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) unreadable(path, "no such file");
+  if (const std::string problem = util::file_problem(path); !problem.empty()) unreadable(path, problem);
   try {
     archive.load_from(path);
   } catch (const std::exception&) {
@@ -51,16 +56,19 @@ ModelInfo read_info(torch::serialize::InputArchive& archive, const std::string& 
 }  // namespace
 
 nlohmann::json ModelInfo::to_json() const {
-  return {{"format", format},   {"game", game},       {"network", network.to_json()}, {"step", step},
-          {"created", created}, {"version", version}, {"run", run},                   {"parameters", parameters}};
+  nlohmann::json j = {{"format", format},   {"game", game},       {"network", network.to_json()}, {"step", step},
+                      {"created", created}, {"version", version}, {"run", run},                   {"parameters", parameters}};
+  if (!weights_checksum.empty()) j["weights_checksum"] = weights_checksum;
+  return j;
 }
 
 ModelInfo ModelInfo::from_json(const nlohmann::json& j, const std::string& path) {
   ModelInfo m;
   try {
     m.format = j.at("format").get<int>();
-    if (m.format != kFormat) {
-      unreadable(path, "format " + std::to_string(m.format) + " (this build reads " + std::to_string(kFormat) + ")");
+    if (m.format < kOldestFormat || m.format > kFormat) {
+      unreadable(path, "format " + std::to_string(m.format) + " (this build reads formats " +
+                           std::to_string(kOldestFormat) + " to " + std::to_string(kFormat) + ")");
     }
     m.game = j.at("game").get<std::string>();
     m.network = parse_net_config(j.at("network"), "checkpoint network");
@@ -69,6 +77,8 @@ ModelInfo ModelInfo::from_json(const nlohmann::json& j, const std::string& path)
     m.version = j.value("version", "");
     m.run = j.value("run", "");
     m.parameters = j.value("parameters", std::int64_t{0});
+    m.weights_checksum = j.value("weights_checksum", "");
+    if (m.format >= 2 && m.weights_checksum.size() != 16) unreadable(path, "its weights checksum is missing");
   } catch (const util::UsageError&) {
     throw;
   } catch (const std::exception& e) {
@@ -78,9 +88,13 @@ ModelInfo ModelInfo::from_json(const nlohmann::json& j, const std::string& path)
 }
 
 void save_model(const std::string& path, PolicyValueNetImpl& net, const ModelInfo& info) {
+  if (!all_finite(net)) {
+    throw std::runtime_error("refusing to write " + path + ": the network has non-finite weights (NaN or inf)");
+  }
   ModelInfo m = info;
   m.format = kFormat;
   m.parameters = net.parameter_count();
+  m.weights_checksum = util::hex64(weights_checksum(net));
   if (m.created.empty()) m.created = iso_time_now();
   if (m.version.empty()) m.version = polyzero_version();
   write_atomically(path, [&](const std::string& tmp) {
@@ -116,6 +130,9 @@ LoadedModel load_model(const std::string& path) {
     out.net->load(weights);
   } catch (const std::exception&) {
     unreadable(path, "its weights are missing or do not fit its network config");
+  }
+  if (!out.info.weights_checksum.empty() && util::hex64(weights_checksum(*out.net)) != out.info.weights_checksum) {
+    unreadable(path, "its weights do not match their checksum (the file is damaged)");
   }
   out.net->eval();
   return out;

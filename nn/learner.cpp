@@ -2,12 +2,26 @@
 
 #include <torch/torch.h>
 
+#include <cmath>
+#include <cstdio>
+
 #include "nn/files.h"
 #include "optim/optimizer.h"
 #include "optim/torch_param_groups.h"
 #include "util/error.h"
 
 namespace pz::nn {
+
+namespace {
+
+std::string format_number(double x) {
+  if (std::isnan(x)) return "nan";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", x);
+  return buf;
+}
+
+}  // namespace
 
 Learner::Learner(const games::Game& game, const LearnerConfig& config, std::uint64_t seed)
     : game_(game), config_(config), optimizer_config_(optim::parse_optimizer_config(config.optimizer, "learner.optimizer")) {
@@ -37,6 +51,10 @@ StepStats Learner::train_step(const Batch& batch) {
   net_->train();
   StepStats stats;
   stats.lr = lr();
+  // The forward pass in training mode moves the batch-norm running statistics: kept, so that
+  // a step that fails its checks leaves every buffer as it found it.
+  std::vector<torch::Tensor> buffers_before;
+  for (const auto& b : net_->buffers()) buffers_before.push_back(b.clone());
   optimizer_->zero_grad();
   const NetOutput out = net_->heads(obs);
   auto per_row = -(pi * torch::log_softmax(out.policy, 1)).sum(1);
@@ -52,16 +70,57 @@ StepStats Learner::train_step(const Batch& batch) {
   }
   auto loss = policy_loss + config_.value_weight * value_loss;
   loss.backward();
-  if (auto norm = optim::clip_gradients(optimizer_config_, *optimizer_)) stats.grad_norm = *norm;
-  optimizer_->step();
-  scheduler_->step();
-  ++step_;
-  stats.step = step_;
+  stats.step = step_ + 1;
   stats.loss = loss.item<double>();
   stats.policy_loss = policy_loss.item<double>();
   stats.value_loss = value_loss.item<double>();
+  if (auto norm = optim::clip_gradients(optimizer_config_, *optimizer_)) {
+    stats.grad_norm = *norm;
+  } else {
+    stats.grad_norm = gradient_norm();
+  }
+  if (!step_is_finite(stats)) {
+    restore_buffers(buffers_before);
+    optimizer_->zero_grad();
+    throw TrainingDiverged(stats.step, divergence_reason(stats));
+  }
+  optimizer_->step();
+  if (!weights_finite()) {
+    throw TrainingDiverged(stats.step, "weights became non-finite at step " + std::to_string(stats.step) + " (lr " +
+                                           format_number(stats.lr) + ", gradient norm " +
+                                           format_number(stats.grad_norm) + ")");
+  }
+  scheduler_->step();
+  ++step_;
   return stats;
 }
+
+bool Learner::step_is_finite(const StepStats& stats) { return std::isfinite(stats.loss) && std::isfinite(stats.grad_norm); }
+
+std::string Learner::divergence_reason(const StepStats& stats) {
+  const std::string where = " at step " + std::to_string(stats.step) + ", lr " + format_number(stats.lr);
+  if (!std::isfinite(stats.loss)) {
+    return "loss is " + format_number(stats.loss) + " (policy " + format_number(stats.policy_loss) + ", value " +
+           format_number(stats.value_loss) + ")" + where;
+  }
+  return "gradient norm is " + format_number(stats.grad_norm) + " (loss " + format_number(stats.loss) + ")" + where;
+}
+
+void Learner::restore_buffers(const std::vector<torch::Tensor>& saved) {
+  torch::NoGradGuard no_grad;
+  std::size_t i = 0;
+  for (auto& b : net_->buffers()) b.copy_(saved[i++]);
+}
+
+double Learner::gradient_norm() const {
+  double sum = 0;
+  for (const auto& p : net_->parameters()) {
+    if (p.grad().defined()) sum += p.grad().pow(2).sum().item<double>();
+  }
+  return std::sqrt(sum);
+}
+
+bool Learner::weights_finite() const { return all_finite(*net_); }
 
 void Learner::save_state(const std::string& path) const {
   write_atomically(path, [&](const std::string& tmp) {

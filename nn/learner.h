@@ -8,6 +8,11 @@
 // optimiser config has clip_grad_norm. The step counter and schedule follow optim/'s
 // PyTorch semantics: step t trains with lr(t), then the scheduler steps.
 //
+// Divergence: every step checks that the loss and the total gradient norm are finite before
+// the optimiser steps, and that the weights are finite after it; otherwise it throws
+// TrainingDiverged. A check that fails before the step leaves the weights as the previous
+// step left them.
+//
 // State (save_state/load_state): the optimiser's buffers, the scheduler's JSON state (its
 // config included), the step counter and LibTorch's CPU generator, in one LibTorch archive.
 // Weights go to a model checkpoint (checkpoint.h), so a training checkpoint's model file is
@@ -19,7 +24,9 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "games/game.h"
 #include "nn/net_config.h"
@@ -45,7 +52,17 @@ struct StepStats {
   std::int64_t step = 0;  // the step just taken (1-based)
   double loss = 0, policy_loss = 0, value_loss = 0;
   double lr = 0;          // the lr this step trained with
-  double grad_norm = -1;  // before clipping; -1 when not clipping
+  double grad_norm = 0;   // total 2-norm of the gradients (clip_norm_type when clipping), before clipping
+};
+
+// A step whose loss, gradients or resulting weights are not finite (NaN or ±inf).
+class TrainingDiverged : public std::runtime_error {
+ public:
+  TrainingDiverged(std::int64_t step, const std::string& what) : std::runtime_error(what), step_(step) {}
+  std::int64_t step() const { return step_; }  // the step that failed (1-based)
+
+ private:
+  std::int64_t step_;
 };
 
 class Learner {
@@ -73,6 +90,12 @@ class Learner {
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::unique_ptr<optim::LRScheduler> scheduler_;
   std::int64_t step_ = 0;
+
+  static bool step_is_finite(const StepStats& stats);  // loss and gradient norm
+  static std::string divergence_reason(const StepStats& stats);
+  void restore_buffers(const std::vector<torch::Tensor>& saved);
+  double gradient_norm() const;
+  bool weights_finite() const;
 };
 
 }  // namespace pz::nn

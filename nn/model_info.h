@@ -12,7 +12,10 @@
 namespace pz::nn {
 
 struct ModelInfo {
-  int format = 1;
+  int format = 2;
+  // FNV-1a of the weights (network.h weights_checksum), 16 hex digits; format 2 on. A file
+  // whose weights do not match it is refused on load.
+  std::string weights_checksum;
   std::string game;       // canonical spec, e.g. "connect4:height=6,width=7"
   NetConfig network;
   std::int64_t step = 0;  // learner steps behind these weights

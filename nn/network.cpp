@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "util/fnv1a.h"
+
 namespace pz::nn {
 
 namespace {
@@ -145,6 +147,30 @@ void copy_weights(PolicyValueNetImpl& from, PolicyValueNetImpl& to) {
   auto src_buffers = from.named_buffers(true);
   auto dst_buffers = to.named_buffers(true);
   for (auto& item : dst_buffers) item.value().copy_(src_buffers[item.key()]);
+}
+
+bool all_finite(const PolicyValueNetImpl& net) {
+  torch::NoGradGuard no_grad;
+  for (const auto& p : net.parameters(true)) {
+    if (!torch::isfinite(p).all().item<bool>()) return false;
+  }
+  for (const auto& b : net.buffers(true)) {
+    if (b.is_floating_point() && !torch::isfinite(b).all().item<bool>()) return false;
+  }
+  return true;
+}
+
+std::uint64_t weights_checksum(const PolicyValueNetImpl& net) {
+  torch::NoGradGuard no_grad;
+  std::uint64_t hash = util::kFnv1aOffsetBasis;
+  auto add = [&hash](const std::string& name, const torch::Tensor& t) {
+    hash = util::fnv1a(name, hash);
+    const torch::Tensor c = t.contiguous();
+    hash = util::fnv1a(c.data_ptr(), c.nbytes(), hash);
+  };
+  for (const auto& item : net.named_parameters(true)) add(item.key(), item.value());
+  for (const auto& item : net.named_buffers(true)) add(item.key(), item.value());
+  return hash;
 }
 
 NetWeights export_weights(const PolicyValueNetImpl& net) {

@@ -110,6 +110,13 @@ PolicyValueNet make_network(const NetConfig& config, const games::GameInfo& info
 // hot swap: the learner's weights into an inference copy).
 void copy_weights(PolicyValueNetImpl& from, PolicyValueNetImpl& to);
 
+// True when every parameter and batch-norm buffer is finite (no NaN, no ±inf).
+bool all_finite(const PolicyValueNetImpl& net);
+// The checksum model files carry: FNV-1a (util/fnv1a.h) over every parameter's and buffer's
+// name and raw bytes, in module order. Equal weights give equal checksums on every machine
+// with the same byte order.
+std::uint64_t weights_checksum(const PolicyValueNetImpl& net);
+
 // Parameters and batch-norm buffers by their module names, as backends load them.
 NetWeights export_weights(const PolicyValueNetImpl& net);
 // Throws std::runtime_error naming a tensor that is missing or has another size.

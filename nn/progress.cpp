@@ -25,8 +25,13 @@ void Progress::update(const std::string& line) {
   std::fflush(stderr);
 }
 
+void Progress::warning(const std::string& line) { print("warning: " + line); }
+
 void Progress::message(const std::string& line) {
-  if (quiet_) return;
+  if (!quiet_) print(line);
+}
+
+void Progress::print(const std::string& line) {
   if (tty_ && drawn_) {
     std::fprintf(stderr, "\r\033[K%s\n%s", line.c_str(), current_.c_str());
   } else {

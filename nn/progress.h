@@ -15,9 +15,13 @@ class Progress {
   void update(const std::string& line);
   // A line that stays (the progress line is redrawn under it).
   void message(const std::string& line);
+  // A line printed even when quiet, prefixed "warning: ".
+  void warning(const std::string& line);
   void finish();
 
  private:
+  void print(const std::string& line);  // above the progress line, if one is drawn
+
   bool quiet_, tty_;
   std::chrono::steady_clock::time_point last_{};
   std::string current_;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "util/error.h"
+#include "util/fnv1a.h"
 
 namespace pz::nn {
 
@@ -14,22 +15,13 @@ namespace {
 constexpr char kMagic[4] = {'P', 'Z', 'R', 'B'};
 constexpr std::uint32_t kFormat = 1;
 
-std::uint64_t fnv1a(std::uint64_t h, const void* data, std::size_t n) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  for (std::size_t i = 0; i < n; ++i) {
-    h ^= p[i];
-    h *= 0x100000001B3ULL;
-  }
-  return h;
-}
-
 // Writes and checksums in one pass.
 struct Writer {
   std::ofstream& out;
-  std::uint64_t hash = 0xCBF29CE484222325ULL;
+  std::uint64_t hash = util::kFnv1aOffsetBasis;
   void bytes(const void* data, std::size_t n) {
     out.write(static_cast<const char*>(data), static_cast<std::streamsize>(n));
-    hash = fnv1a(hash, data, n);
+    hash = util::fnv1a(data, n, hash);
   }
   template <class T>
   void value(const T& v) { bytes(&v, sizeof v); }
@@ -38,11 +30,11 @@ struct Writer {
 struct Reader {
   std::ifstream& in;
   const std::string& path;
-  std::uint64_t hash = 0xCBF29CE484222325ULL;
+  std::uint64_t hash = util::kFnv1aOffsetBasis;
   void bytes(void* data, std::size_t n) {
     in.read(static_cast<char*>(data), static_cast<std::streamsize>(n));
     if (static_cast<std::size_t>(in.gcount()) != n) throw util::UsageError("replay buffer " + path + " is truncated");
-    hash = fnv1a(hash, data, n);
+    hash = util::fnv1a(data, n, hash);
   }
   template <class T>
   T value() {

@@ -9,6 +9,7 @@
 
 #include "nn/files.h"
 #include "util/error.h"
+#include "util/fnv1a.h"
 
 namespace pz::nn {
 
@@ -55,17 +56,78 @@ void RunDir::open_existing() const {
   }
 }
 
-std::vector<std::int64_t> RunDir::checkpoint_steps() const {
+namespace {
+
+constexpr const char* kManifest = "manifest.json";
+
+// Steps of the entries of `dir` named step-N`suffix` (directories when `suffix` is empty).
+std::vector<std::int64_t> steps_in(const std::string& dir, const std::string& suffix) {
   std::vector<std::int64_t> steps;
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(checkpoints_dir(), ec)) {
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
     long long step = 0;
-    char tail = 0;
-    if (entry.is_directory() && std::sscanf(name.c_str(), "step-%lld%c", &step, &tail) == 1) steps.push_back(step);
+    int used = 0;
+    if (std::sscanf(name.c_str(), "step-%lld%n", &step, &used) != 1) continue;
+    if (name.substr(static_cast<std::size_t>(used)) != suffix) continue;
+    if (entry.is_directory() == suffix.empty()) steps.push_back(step);
   }
   std::sort(steps.begin(), steps.end());
   return steps;
+}
+
+
+
+}  // namespace
+
+std::vector<std::int64_t> RunDir::checkpoint_steps() const { return steps_in(checkpoints_dir(), ""); }
+std::vector<std::int64_t> RunDir::model_steps() const { return steps_in(models_dir(), ".pt"); }
+
+void RunDir::write_manifest(const std::string& dir) {
+  nlohmann::json files = nlohmann::json::object();
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_regular_file() && name != kManifest) names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  for (const auto& name : names) {
+    const util::FileDigest d = util::digest_file(dir + "/" + name);
+    files[name] = {{"bytes", d.size}, {"fnv1a", util::hex64(d.checksum)}};
+  }
+  write_text_atomically(dir + "/" + kManifest, nlohmann::json({{"files", files}}).dump(2) + "\n");
+}
+
+void RunDir::verify_manifest(const std::string& dir) {
+  nlohmann::json files;
+  try {
+    files = nlohmann::json::parse(read_text_file(dir + "/" + kManifest)).at("files");
+  } catch (const util::UsageError&) {
+    throw util::UsageError(std::string(kManifest) + " is missing");
+  } catch (const std::exception&) {
+    throw util::UsageError(std::string(kManifest) + " is corrupt");
+  }
+  for (const auto& [name, expected] : files.items()) {
+    util::FileDigest d;
+    try {
+      d = util::digest_file(dir + "/" + name);
+    } catch (const util::UsageError&) {
+      throw util::UsageError(name + " is missing");
+    }
+    if (d.size != expected.value("bytes", std::uint64_t{0})) {
+      throw util::UsageError(name + " has " + std::to_string(d.size) + " bytes, its manifest says " +
+                             expected.value("bytes", nlohmann::json()).dump());
+    }
+    if (util::hex64(d.checksum) != expected.value("fnv1a", "")) throw util::UsageError(name + " does not match its checksum");
+  }
+}
+
+void RunDir::set_aside_damaged(std::int64_t step) const {
+  const std::string damaged = checkpoints_dir() + "/damaged-" + step_name(step);
+  std::error_code ec;
+  fs::remove_all(damaged, ec);
+  fs::rename(checkpoint_dir(step), damaged, ec);
+  if (ec) fs::remove_all(checkpoint_dir(step), ec);
 }
 
 void RunDir::prune_checkpoints(int keep) const {

@@ -14,7 +14,10 @@
 //
 // A checkpoint directory is written under a temporary name and renamed when complete, so a
 // run killed at any moment resumes from its newest complete checkpoint; leftovers of an
-// interrupted write are removed on resume. The newest `keep` checkpoints are kept.
+// interrupted write are removed on resume. The newest `keep` checkpoints are kept. Each
+// checkpoint ends with manifest.json (every file's size and FNV-1a checksum), so damage
+// after the write is found before anything is loaded; a damaged checkpoint is renamed
+// damaged-step-N (kept for inspection, never resumed from).
 #pragma once
 
 #include <cstdint>
@@ -45,6 +48,15 @@ class RunDir {
 
   // Steps of the complete checkpoints, ascending.
   std::vector<std::int64_t> checkpoint_steps() const;
+  // Writes manifest.json of the files in checkpoint directory `dir`; the last write into it.
+  static void write_manifest(const std::string& dir);
+  // Throws util::UsageError naming the first file of `dir` that is missing or differs from
+  // its manifest (or that the manifest is missing or corrupt).
+  static void verify_manifest(const std::string& dir);
+  // Renames checkpoint `step` to damaged-step-N, out of checkpoint_steps().
+  void set_aside_damaged(std::int64_t step) const;
+  // Steps of models/step-N.pt files, ascending.
+  std::vector<std::int64_t> model_steps() const;
   // Removes all but the newest `keep` checkpoints.
   void prune_checkpoints(int keep) const;
   // Drops metric lines of steps after `step` (written after the checkpoint a resumed run

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "arena/match.h"
+#include "arena/openings.h"
+#include "arena/player_factory.h"
 #include "arena/sprt_match.h"
 #include "games/registry.h"
 #include "mcts/batching_evaluator.h"
@@ -47,6 +49,38 @@ TrainConfig load_run_config(const std::string& run_dir) {
     throw util::UsageError(run.config_path() + " is not valid JSON: " + e.what());
   }
   return parse_train_config(j);
+}
+
+namespace {
+
+LearnerConfig learner_config(const TrainConfig& config) {
+  LearnerConfig lc;
+  lc.network = config.network;
+  lc.optimizer = config.optimizer;
+  lc.scheduler = config.scheduler;
+  lc.value_weight = config.value_weight;
+  return lc;
+}
+
+}  // namespace
+
+void check_train_config(const TrainConfig& config) {
+  const auto game = games::make_game(config.game);
+  Learner learner(*game, learner_config(config), config.seed);
+  for (std::size_t i = 0; i < config.eval_opponents.size(); ++i) {
+    try {
+      arena::make_player(config.eval_opponents[i], *game, config.seed);
+    } catch (const util::UsageError& e) {
+      throw util::UsageError("eval.opponents[" + std::to_string(i) + "]: " + e.what());
+    }
+  }
+  if (config.gate) {
+    try {
+      arena::Openings(config.gate_openings, *game);
+    } catch (const util::UsageError& e) {
+      throw util::UsageError(std::string("eval.gate.openings: ") + e.what());
+    }
+  }
 }
 
 namespace {
@@ -97,6 +131,8 @@ class Trainer {
 
  private:
   void restore();
+  void restore_from(std::int64_t step);
+  [[noreturn]] void stop_diverged(const TrainingDiverged& e);
   void start_actors();
   void stop_actors();
   void run_actor(int index, int games, const std::function<void(mcts::GameRecord&&)>& sink);
@@ -163,28 +199,47 @@ class Trainer {
   } last_snapshot_;
 };
 
+// Resumes from the newest checkpoint that verifies and loads; the damaged newer ones are then
+// set aside (damaged-step-N), each with a message. A run that has trained (checkpoints, or models
+// past step 0) but has no usable checkpoint is refused: restarting would overwrite its models.
 void Trainer::restore() {
   run_.open_existing();
   const auto steps = run_.checkpoint_steps();
-  if (steps.empty()) {
-    // Killed before its first checkpoint: nothing to restore, start over in the same directory.
-    run_.truncate_metrics_after(0);
-    return;
+  std::string failures;
+  std::vector<std::int64_t> damaged;
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+    try {
+      restore_from(*it);
+      for (const std::int64_t step : damaged) run_.set_aside_damaged(step);
+      return;
+    } catch (const util::UsageError& e) {
+      failures += "\n  " + run_.checkpoint_dir(*it) + ": " + e.what();
+      progress_.warning("checkpoint " + run_.checkpoint_dir(*it) + " is damaged (" + e.what() + ")" +
+                        (std::next(it) != steps.rend() ? "; trying the previous one" : ""));
+      damaged.push_back(*it);
+    }
   }
-  const std::int64_t step = steps.back();
+  const auto models = run_.model_steps();
+  if (!steps.empty() || (!models.empty() && models.back() > 0)) {
+    throw util::UsageError("--resume " + run_.root() + ": no usable checkpoint" +
+                           (failures.empty() ? std::string(" (the run has models but no checkpoints)") : ":" + failures) +
+                           "\nThe run was not restarted, so its models are kept; start a new run with --run-dir, "
+                           "or train from one of its models' weights in a new run.");
+  }
+  // Killed before its first checkpoint: nothing to restore, start over in the same directory.
+  run_.truncate_metrics_after(0);
+}
+
+// Loads checkpoint `step` into the learner, the buffer and the counters. Throws
+// util::UsageError when it is damaged or does not fit the run's config.
+void Trainer::restore_from(std::int64_t step) {
   const std::string dir = run_.checkpoint_dir(step);
+  RunDir::verify_manifest(dir);
   LoadedModel model = load_model_for(dir + "/model.pt", *game_);
   if (!(model.info.network == config_.network)) {
-    throw util::UsageError("checkpoint " + dir + " holds a " + model.info.network.to_json().dump() +
+    throw util::UsageError("it holds a " + model.info.network.to_json().dump() +
                            " network, but the run's config.json asks for " + config_.network.to_json().dump());
   }
-  copy_weights(*model.net, learner_->network());
-  learner_->load_state(dir + "/learner.pt");
-  if (learner_->step() != step) {
-    throw util::UsageError("checkpoint " + dir + " is inconsistent: its learner state is at step " +
-                           std::to_string(learner_->step()));
-  }
-  buffer_.load(dir + "/replay.bin");
   json state;
   try {
     state = json::parse(read_text_file(dir + "/state.json"));
@@ -193,8 +248,14 @@ void Trainer::restore() {
     resumes_ = state.at("resumes").get<int>() + 1;
     previous_model_ = state.value("previous_model", "");
   } catch (const json::exception& e) {
-    throw util::UsageError("checkpoint " + dir + "/state.json is corrupt: " + e.what());
+    throw util::UsageError(std::string("its state.json is corrupt: ") + e.what());
   }
+  copy_weights(*model.net, learner_->network());
+  learner_->load_state(dir + "/learner.pt");
+  if (learner_->step() != step) {
+    throw util::UsageError("it is inconsistent: its learner state is at step " + std::to_string(learner_->step()));
+  }
+  buffer_.load(dir + "/replay.bin");
   if (!previous_model_.empty() && !std::filesystem::exists(previous_model_)) previous_model_.clear();
   last_checkpoint_step_ = step;
   last_checkpoint_ = dir;
@@ -202,6 +263,26 @@ void Trainer::restore() {
   progress_.message("resumed " + run_.root() + " at step " + std::to_string(step) + " (" +
                     std::to_string(buffer_.size()) + " samples in the buffer, " + std::to_string(games_.load()) +
                     " games so far)");
+}
+
+// A NaN or inf in the loss, the gradients or the weights: nothing more is written from this
+// learner (a checkpoint at this step would hold the state that led there), so the newest
+// checkpoint and models/latest.pt keep the last finite weights.
+void Trainer::stop_diverged(const TrainingDiverged& e) {
+  metrics_->write({{"kind", "event"}, {"event", "diverged"}, {"step", e.step()}, {"reason", e.what()},
+                   {"time_of_day", iso_time_now()}});
+  write_plots(run_.metrics_path(), run_.plots_dir());
+  const std::string kept = last_checkpoint_.empty()
+                               ? std::string("no checkpoint had been written yet")
+                               : "its newest checkpoint " + last_checkpoint_ + " and " + run_.latest_model_path() +
+                                     " hold the last finite weights";
+  const json clip = config_.optimizer.value("clip_grad_norm", json());
+  const std::string remedy = clip.is_number() ? "a lower learner.optimizer.lr or learner.optimizer.clip_grad_norm (now " +
+                                                    clip.dump() + ")"
+                                              : "a lower learner.optimizer.lr or with learner.optimizer.clip_grad_norm "
+                                                "set (e.g. 1.0)";
+  throw util::RunError("training diverged: " + std::string(e.what()) + ".\nThe run stopped; " + kept +
+                       ".\nStart a new run with " + remedy + ".");
 }
 
 void Trainer::start_actors() {
@@ -278,6 +359,7 @@ void Trainer::write_checkpoint() {
                       {"previous_model", previous_model_},
                       {"seed", config_.seed}};
   write_text_atomically(tmp + "/state.json", state.dump(2) + "\n");
+  RunDir::write_manifest(tmp);
   std::filesystem::remove_all(final_dir, ec);
   std::filesystem::rename(tmp, final_dir);
   sync_path(run_.checkpoints_dir());
@@ -582,12 +664,8 @@ void Trainer::train_synchronously(TrainResult& result) {
 
 TrainResult Trainer::run() {
   torch::set_num_threads(1);  // one intra-op thread per worker: actors and learner are the parallelism
-  LearnerConfig lc;
-  lc.network = config_.network;
-  lc.optimizer = config_.optimizer;
-  lc.scheduler = config_.scheduler;
-  lc.value_weight = config_.value_weight;
-  learner_ = std::make_unique<Learner>(*game_, lc, config_.seed);
+  check_train_config(config_);
+  learner_ = std::make_unique<Learner>(*game_, learner_config(config_), config_.seed);
   if (options_.resume) {
     restore();
   } else {
@@ -633,6 +711,10 @@ TrainResult Trainer::run() {
     } else {
       train_asynchronously(result);
     }
+  } catch (const TrainingDiverged& e) {
+    stop_actors();
+    progress_.finish();
+    stop_diverged(e);
   } catch (...) {
     stop_actors();
     progress_.finish();

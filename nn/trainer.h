@@ -56,6 +56,12 @@ struct TrainResult {
 
 TrainResult train(const TrainConfig& config, const TrainOptions& options);
 
+// What `train` would otherwise refuse only once running, checked up front so that
+// --print-config and the start of a run fail alike: the optimiser (its parameter-group rules
+// against the network's parameters) and the schedule, every evaluation opponent's player
+// spec, and the gate's openings. Throws util::UsageError naming the field.
+void check_train_config(const TrainConfig& config);
+
 // The config of an existing run (its config.json).
 TrainConfig load_run_config(const std::string& run_dir);
 

@@ -80,8 +80,9 @@ PlayServer::PlayServer(ServeOptions options)
                            " (no index.html); give the repository's server/web with --web DIR");
   }
   for (const auto& [game, path] : options_.models) {
-    if (!std::filesystem::is_regular_file(path)) {
-      throw util::UsageError("--model " + game + "=" + path + ": no such file (give a checkpoint, e.g. RUN/models/latest.pt)");
+    if (const std::string problem = util::file_problem(path); !problem.empty()) {
+      throw util::UsageError("--model " + game + "=" + path + ": " + problem +
+                             " (give a checkpoint, e.g. RUN/models/latest.pt)");
     }
     games::make_game(game);  // an unknown game is a usage error
   }

@@ -7,8 +7,10 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "util/error.h"
+#include "util/fnv1a.h"
 
 namespace pz::util {
 
@@ -44,12 +46,47 @@ void write_text_atomically(const std::string& path, const std::string& text) {
   });
 }
 
-std::string read_text_file(const std::string& path) {
+std::string file_problem(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) return "no such file";
+  if (std::filesystem::is_directory(status)) return "a directory, not a file";
+  if (!std::filesystem::is_regular_file(status)) return "not a regular file";
+  return "";
+}
+
+namespace {
+
+std::ifstream open_for_reading(const std::string& path) {
+  if (const std::string problem = file_problem(path); !problem.empty()) throw util::UsageError(path + ": " + problem);
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw util::UsageError("cannot read " + path);
+  if (!in) throw util::UsageError("cannot read " + path + " (permission denied?)");
+  return in;
+}
+
+}  // namespace
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in = open_for_reading(path);
   std::ostringstream s;
   s << in.rdbuf();
+  if (in.bad()) throw util::UsageError("cannot read " + path);
   return s.str();
+}
+
+FileDigest digest_file(const std::string& path) {
+  std::ifstream in = open_for_reading(path);
+  FileDigest d;
+  d.checksum = kFnv1aOffsetBasis;
+  std::vector<char> buffer(1 << 16);
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    const auto n = static_cast<std::size_t>(in.gcount());
+    d.checksum = fnv1a(buffer.data(), n, d.checksum);
+    d.size += n;
+  }
+  if (in.bad()) throw util::UsageError("cannot read " + path);
+  return d;
 }
 
 }  // namespace pz::util

@@ -3,6 +3,7 @@
 // system), so a reader sees the old file or the new one, never half of one.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -16,6 +17,20 @@ void write_text_atomically(const std::string& path, const std::string& text);
 // Flushes a file or directory entry to disk (best effort: errors are ignored).
 void sync_path(const std::string& path);
 
-std::string read_text_file(const std::string& path);  // throws util::UsageError when unreadable
+// Why `path` cannot be read as a file, for an error message ("no such file", "a directory,
+// not a file", "not a regular file"); empty when it is a regular file.
+std::string file_problem(const std::string& path);
+
+// Throws util::UsageError saying whether the file is missing, a directory or unreadable.
+std::string read_text_file(const std::string& path);
+
+// A file's size and FNV-1a checksum (fnv1a.h), read in one pass. Throws util::UsageError
+// like read_text_file.
+struct FileDigest {
+  std::uint64_t size = 0;
+  std::uint64_t checksum = 0;
+  bool operator==(const FileDigest&) const = default;
+};
+FileDigest digest_file(const std::string& path);
 
 }  // namespace pz::util

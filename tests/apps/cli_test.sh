@@ -80,6 +80,30 @@ expect_status 2 "$pz" train --game connect4 --set selfplay.simulatons=5 --print-
 expect_err "simulatons"
 expect_status 2 "$pz" train --resume "$tmp/no-such-run"
 expect_err "no such directory"
+# Values train would refuse once running are refused before --print-config shows them.
+expect_status 2 "$pz" train --game tictactoe --set 'eval.opponents=["uct:simz=3"]' --print-config
+expect_err "eval.opponents[0]: unknown option 'simz'"
+expect_status 2 "$pz" train --game tictactoe --print-config \
+  --set 'learner.optimizer={"type":"sgd","lr":0.1,"param_groups":[{"match":["nothing*"]}]}'
+expect_err "selects no parameter"
+expect_status 2 "$pz" train --game tictactoe --print-config --set 'learner.scheduler={"type":"multistep","milestones":[5,3]}'
+expect_err "milestones"
+# --resume keeps the run's game: another --game is refused before anything runs.
+mkdir -p "$tmp/c4run" && echo '{"game": "connect4"}' >"$tmp/c4run/config.json"
+expect_status 2 "$pz" train --resume "$tmp/c4run" --game tictactoe
+expect_err "continues a run of connect4"
+expect_status 2 "$pz" train --resume "$tmp/c4run" --options width=9
+expect_err "ask for connect4:height=6,width=9"
+# A mistyped command is named, with the nearest one.
+expect_status 2 "$pz" trian --game tictactoe
+expect_err "unknown command 'trian' (did you mean 'train'?)"
+# A directory where a file is expected says so.
+expect_status 2 "$pz" info "$tmp"
+expect_err "not a training run"
+expect_status 2 "$pz" play --game tictactoe --p1 mcts:model="$tmp" --p2 random
+expect_err "a directory, not a file"
+expect_status 2 "$pz" tournament --game tictactoe --players random uct --openings "$tmp"
+expect_err "a directory, not a file"
 echo "not a model" >"$tmp/fake.pt"
 expect_status 2 "$pz" info "$tmp/fake.pt"
 expect_err "cannot read model checkpoint"

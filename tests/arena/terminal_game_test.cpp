@@ -60,6 +60,45 @@ TEST(TerminalGame, HelpListsCommandsAndLegalMoves) {
   EXPECT_NE(out.find("Legal moves: a1 b1 c1 a2 b2 c2 a3 b3 c3"), std::string::npos);
 }
 
+TEST(TerminalGame, TheHumanIsToldTheirSideAndSeesTheLastMove) {
+  Session s("connect4", "random", "human", "quit\n");
+  EXPECT_EQ(s.game->run(), TerminalGame::Outcome::kQuit);
+  const std::string out = s.out.str();
+  EXPECT_NE(out.find("You play player 2 (you move second)."), std::string::npos) << out;
+  // The board the human sees carries the AI's move under it.
+  const auto played = out.find("player 1 (random) plays ");
+  ASSERT_NE(played, std::string::npos) << out;
+  const std::string move = out.substr(played + 24, 1);
+  EXPECT_NE(out.find("Last move: " + move + " by player 1 (random)", played), std::string::npos) << out;
+}
+
+TEST(TerminalGame, ASearchingAIShowsItsEvaluationVisitsAndPrincipalVariation) {
+  Session s("tictactoe", "mcts:sims=200,seed=5", "human", "quit\n");
+  EXPECT_EQ(s.game->run(), TerminalGame::Outcome::kQuit);
+  const std::string out = s.out.str();
+  const std::string plays = "player 1 (mcts:seed=5,sims=200) plays ";
+  const auto played = out.find(plays);
+  ASSERT_NE(played, std::string::npos) << out;
+  const auto line_end = out.find('\n', played);
+  const auto next_end = out.find('\n', line_end + 1);
+  const std::string summary = out.substr(line_end + 1, next_end - line_end - 1);
+  EXPECT_NE(summary.find("win probability "), std::string::npos) << summary;
+  EXPECT_NE(summary.find(" visits:"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("; PV "), std::string::npos) << summary;
+  // The PV starts with the move played.
+  const std::string move = out.substr(played + plays.size(), line_end - played - plays.size());
+  EXPECT_NE(summary.find("; PV " + move), std::string::npos) << summary << " / " << move;
+}
+
+TEST(TerminalGame, ATypoInALargeGameAnswersWithAHintNotTheWholeMoveList) {
+  Session s("go:size=19", "human", "random", "zz99\nquit\n");
+  EXPECT_EQ(s.game->run(), TerminalGame::Outcome::kQuit);
+  const std::string out = s.out.str();
+  EXPECT_NE(out.find("Cannot read 'zz99'"), std::string::npos) << out;
+  EXPECT_NE(out.find("Type 'moves' to list the 362 legal moves, or 'help' for commands."), std::string::npos) << out;
+  EXPECT_EQ(out.find("Legal moves:"), std::string::npos);
+}
+
 TEST(TerminalGame, TwoAIsPlayToTheEnd) {
   Session s("othello", "random", "random:seed=4", "");
   EXPECT_EQ(s.game->run(), TerminalGame::Outcome::kFinished);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <tuple>
 
 #include "games/registry.h"
@@ -423,6 +424,8 @@ TEST_F(NnTest, CheckpointsFromBeforeValueHeadsLoadAsScalar) {
   info.network = small_net();
   nlohmann::json description = info.to_json();
   description["network"].erase("value_head");  // what format-1 files written before the option hold
+  description["format"] = 1;                     // and without a weights checksum
+  description.erase("weights_checksum");
   const std::string path = temp_path("old.pt");
   torch::serialize::OutputArchive archive, weights;
   archive.write("polyzero", c10::IValue(description.dump()));
@@ -433,6 +436,81 @@ TEST_F(NnTest, CheckpointsFromBeforeValueHeadsLoadAsScalar) {
   EXPECT_EQ(loaded.info.network.value_head, "scalar");
   EXPECT_EQ(loaded.info.network, small_net());
   std::filesystem::remove(path);
+}
+
+// A flipped bit inside a tensor's stored bytes leaves a readable archive: only the checksum
+// of the weights tells that the model would play with altered weights.
+TEST_F(NnTest, ModelsWithDamagedWeightsAreRefusedByTheirChecksum) {
+  const auto game = games::make_game("tictactoe");
+  auto net = make_network(small_net(), game->info());
+  ModelInfo info;
+  info.game = game->spec().to_string();
+  info.network = small_net();
+  const std::string path = temp_path("damaged.pt");
+  save_model(path, *net, info);
+  EXPECT_EQ(load_model(path).info.weights_checksum.size(), 16u);
+
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  // The stem convolution's first weights, as stored.
+  const torch::Tensor w = net->named_parameters()["stem_conv.weight"].contiguous();
+  const std::string needle(static_cast<const char*>(w.data_ptr()), 64);
+  const auto at = bytes.find(needle);
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + 3] = static_cast<char>(bytes[at + 3] ^ 0x10);
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << bytes;
+  }
+  try {
+    load_model(path);
+    FAIL() << "a damaged model loaded";
+  } catch (const util::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("do not match their checksum"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
+}
+
+TEST_F(NnTest, NonFiniteWeightsAreNeverWritten) {
+  const auto game = games::make_game("tictactoe");
+  auto net = make_network(small_net(), game->info());
+  {
+    torch::NoGradGuard no_grad;
+    net->named_parameters()["stem_conv.weight"][0][0][0][0] = std::numeric_limits<float>::quiet_NaN();
+  }
+  EXPECT_FALSE(all_finite(*net));
+  ModelInfo info;
+  info.game = game->spec().to_string();
+  info.network = small_net();
+  const std::string path = temp_path("nan.pt");
+  EXPECT_THROW(save_model(path, *net, info), std::runtime_error);
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+// A batch that makes the loss NaN: the step throws before the optimiser moves, so the
+// weights stay as they were and the step counter does not advance.
+TEST_F(NnTest, ANonFiniteLossStopsTheStepBeforeTheWeightsChange) {
+  const auto game = games::make_game("tictactoe");
+  LearnerConfig lc;
+  lc.network = small_net();
+  Learner learner(*game, lc, 3);
+  Batch batch = fixed_batch(*game, 4, 9);
+  learner.train_step(batch);
+  const std::uint64_t before = weights_checksum(learner.network());
+  batch.observations[0] = std::numeric_limits<float>::quiet_NaN();
+  try {
+    learner.train_step(batch);
+    FAIL() << "a NaN loss did not stop the step";
+  } catch (const TrainingDiverged& e) {
+    EXPECT_EQ(e.step(), 2);
+    EXPECT_NE(std::string(e.what()).find("loss is nan"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(learner.step(), 1);
+  EXPECT_EQ(weights_checksum(learner.network()), before);
+  EXPECT_TRUE(all_finite(learner.network()));
 }
 
 // The trainer end to end on a pooled win/draw/loss network: synchronous runs from one seed

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A training run killed with SIGKILL resumes from its newest checkpoint: the step counter
 # continues from the checkpoint and every step's lr equals the lr the killed run logged for
-# that step. Also: Ctrl-C (SIGINT) ends a run cleanly with a checkpoint, and a corrupt
-# checkpoint makes --resume fail with a clear message (exit 2), not a crash.
+# that step. Also: Ctrl-C (SIGINT) ends a run cleanly with a checkpoint, a damaged
+# newest checkpoint (a flipped byte) resumes from the previous one, and a run with no usable
+# checkpoint is refused with a clear message (exit 2), never restarted.
 # Usage: resume_after_kill_test.sh path/to/polyzero
 set -uo pipefail
 pz=$1
@@ -94,13 +95,34 @@ status=$?
 [[ $status == 0 ]] || fail "SIGINT: exit status $status, want 0: $(cat "$tmp/int.log")"
 compgen -G "$run2/checkpoints/step-*" >/dev/null || fail "SIGINT: no checkpoint written"
 
-# --- corrupt checkpoint: a clear error ----------------------------------------------------
+# --- a damaged newest checkpoint: resume from the previous one -----------------------------
+# One flipped byte in the middle of the replay buffer: the manifest's checksum finds it.
+flip_byte() {  # file offset
+  local byte
+  byte=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+  printf "$(printf '\\%03o' $(((byte + 1) % 256)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
 ckpt=$(newest_checkpoint "$run")
-printf 'garbage' >"$ckpt/model.pt"
-"$pz" train --resume "$run" --steps $((target + 10)) --quiet >"$tmp/corrupt.log" 2>&1
+previous=$(ls -d "$run"/checkpoints/step-* | sort | tail -2 | head -1)
+flip_byte "$ckpt/replay.bin" $(($(stat -c %s "$ckpt/replay.bin") / 2))
+"$pz" train --resume "$run" --steps $((target + 5)) >"$tmp/damaged.log" 2>&1
 status=$?
-[[ $status == 2 ]] || fail "corrupt checkpoint: exit $status, want 2: $(cat "$tmp/corrupt.log")"
-grep -q "cannot read model checkpoint" "$tmp/corrupt.log" || fail "corrupt checkpoint message: $(cat "$tmp/corrupt.log")"
+[[ $status == 0 ]] || fail "damaged newest checkpoint: exit $status, want 0: $(cat "$tmp/damaged.log")"
+grep -q "replay.bin does not match its checksum" "$tmp/damaged.log" \
+  || fail "damaged checkpoint message: $(cat "$tmp/damaged.log")"
+grep -q "resumed $run at step $((10#${previous##*step-}))" "$tmp/damaged.log" \
+  || fail "did not resume from the previous checkpoint $previous: $(cat "$tmp/damaged.log")"
+[[ -d "$run/checkpoints/damaged-${ckpt##*/}" ]] || fail "the damaged checkpoint was not set aside"
+
+# --- no usable checkpoint: refused, and refused again (never restarted over the models) ----
+for c in "$run"/checkpoints/step-*; do printf 'garbage' >"$c/model.pt"; done
+for attempt in 1 2; do
+  "$pz" train --resume "$run" --steps $((target + 10)) --quiet >"$tmp/corrupt.log" 2>&1
+  status=$?
+  [[ $status == 2 ]] || fail "no usable checkpoint (attempt $attempt): exit $status, want 2: $(cat "$tmp/corrupt.log")"
+  grep -q "no usable checkpoint" "$tmp/corrupt.log" || fail "no usable checkpoint message: $(cat "$tmp/corrupt.log")"
+done
+[[ -f "$run/models/latest.pt" ]] || fail "the run's models were removed"
 
 # --- mismatched: a run dir that is not a run --------------------------------------------
 mkdir -p "$tmp/empty"
