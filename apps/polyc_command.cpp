@@ -1,9 +1,12 @@
 // polyzero polyc IN.c -o OUT.c [--tile auto|auto1|off|N,N,...[/N,N,...]] [--parallel] [--vectorize] [--unroll-jam N]
 //                              [--fusion min|max] [--register-block] [--no-isl] [--report] [--json]
+//                              [--budget-ops N] [--budget-seconds S] [--budget-mib N] [--budget-statements N]
+//                              [--budget-depth N]
 // polyzero polyc --report-net NET [--json]     the poly backend's plan for a network
 // polyzero polyc --warm NET                    compile a network's forward pass into the kernel cache
 // Source-to-source polyhedral optimisation of the `#pragma scop` regions of a C file
-// (polyhedral/polyc.h). The report goes to stdout (or OUT.c does when -o is '-').
+// (polyhedral/polyc.h). The report goes to stdout (or OUT.c does when -o is '-'); a region
+// kept as written because a stage ran over its budget is named on stderr.
 // NET is a checkpoint (.pt), a run directory (its models/latest.pt) or a training config
 // (JSON; its "game", else the game its file is named after, as configs/connect4.json).
 #include <cerrno>
@@ -26,21 +29,16 @@
 #include "nn/model_info.h"
 #include "nn/poly_backend.h"
 #include "nn/poly_network.h"
+#include "polyhedral/c_frontend.h"
 #include "polyhedral/polyc.h"
 #include "util/error.h"
+#include "util/files.h"
+#include "util/json_text.h"
 #include "util/spec.h"
 
 namespace pz::apps {
 
 namespace {
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw util::UsageError("cannot read '" + path + "': " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::vector<long> parse_tile_sizes(const std::string& text) {
   std::vector<long> sizes;
@@ -88,12 +86,8 @@ NetSource read_net_source(const std::string& path) {
     const nn::ModelInfo info = nn::read_model_info(file);
     return {games::make_game(info.game), info.network};
   }
-  nlohmann::json config;
-  try {
-    config = nlohmann::json::parse(read_all(file));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw util::UsageError("'" + file + "' is neither a checkpoint (.pt), a run directory nor a JSON training config: " + e.what());
-  }
+  const nlohmann::json config = util::parse_json(
+      util::read_text_file(file), "'" + file + "' (neither a checkpoint (.pt), a run directory nor a JSON training config)");
   std::string game = config.is_object() && config.contains("game") && config["game"].is_string()
                          ? config["game"].get<std::string>()
                          : fs::path(file).stem().string();
@@ -218,6 +212,8 @@ void add_polyc_command(CLI::App& app) {
     bool parallel = false, vectorize = false, report = false, json = false, no_isl = false, register_block = false;
     int unroll_jam = 4;
     long long min_parallel_work = poly::PolycOptions{}.min_parallel_work;
+    // The command owns its process, so it also bounds each region's memory growth.
+    poly::BudgetOptions budget{.memory_mib = 1024};
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("input", args->input, "C file with #pragma scop ... #pragma endscop regions");
@@ -241,6 +237,26 @@ void add_polyc_command(CLI::App& app) {
   cmd->add_flag("--register-block", args->register_block,
                 "reduction chains (init, += over extra loops, final) get a register-blocked micro-kernel: the output block kept in vector registers");
   cmd->add_flag("--no-isl", args->no_isl, "keep the source order instead of isl's scheduler");
+  cmd->add_option("--budget-ops", args->budget.operations,
+                  "isl operations per stage of a region's pipeline (0: unlimited); a region over it is kept as written")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--budget-seconds", args->budget.seconds,
+                  "seconds per region's pipeline (0: unlimited); a region over it is kept as written")
+      ->check(CLI::Range(0.0, 86400.0))
+      ->capture_default_str();
+  cmd->add_option("--budget-mib", args->budget.memory_mib,
+                  "growth of memory per region's pipeline in MiB (0: unlimited); a region over it is kept as written")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--budget-statements", args->budget.max_statements,
+                  "statements per region (0: unlimited); a larger region is kept as written")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--budget-depth", args->budget.max_depth,
+                  "loops nested per region (0: unlimited); a deeper region is kept as written")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_flag("--report", args->report, "print statements, dependences, the schedule, footprints and data movement");
   cmd->add_flag("--json", args->json, "print the report as JSON");
   cmd->callback([args] {
@@ -269,16 +285,18 @@ void add_polyc_command(CLI::App& app) {
     o.unroll_jam = args->unroll_jam;
     o.register_block.enabled = args->register_block;
     o.min_parallel_work = args->min_parallel_work;
+    o.budget = args->budget;
     o.data_movement = args->report || args->json;  // exact counts cost isl time; only reports show them
     o.schedule.use_isl = !args->no_isl;
     o.schedule.fusion = args->fusion == "max" ? poly::ScheduleOptions::Fusion::kMax : poly::ScheduleOptions::Fusion::kMin;
-    std::string source = read_all(args->input);
+    std::string source = util::read_text_file(args->input, poly::kMaxSourceBytes);
     poly::PolycResult r;
     try {
       r = poly::polyc(source, o);
     } catch (const util::UsageError& e) {
       throw util::UsageError(args->input + ":" + e.what());
     }
+    for (const auto& warning : r.warnings) std::cerr << args->input << ": " << warning << "\n";
     if (args->output == "-") {
       std::cout << r.output;
     } else {

@@ -1,5 +1,6 @@
 #include "polyhedral/c_frontend.h"
 
+#include <charconv>
 #include <map>
 #include <regex>
 
@@ -17,40 +18,74 @@ bool is_pragma(const Token& t, const char* word) {
   return std::regex_match(t.text, std::string(word) == "scop" ? scop : endscop);
 }
 
-// The element type of every declared name, from declarations seen so far (latest wins).
-void scan_declarations(const std::vector<Token>& tokens, size_t end, std::map<std::string, std::string>& types,
-                       std::map<std::string, long long>& defines) {
-  static const std::regex define(R"(^#\s*define\s+([A-Za-z_]\w*)\s+\(?\s*(-?\d+)\s*\)?\s*$)");
-  std::string type;
-  for (size_t i = 0; i < end; ++i) {
-    const Token& t = tokens[i];
-    if (t.kind == Token::Kind::kDirective) {
-      std::smatch m;
-      if (std::regex_match(t.text, m, define)) defines[m[1]] = std::stoll(m[2]);
-      continue;
+// The element type of every declared name and the value of every integer #define, from the
+// tokens scanned so far (latest wins). One pass over the file: each region continues where
+// the previous one stopped.
+class DeclarationScan {
+  static long long define_value(const Token& t, const std::string& digits) {
+    long long value = 0;
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (error != std::errc() || end != digits.data() + digits.size()) {
+      const std::string shown = digits.size() > 24 ? digits.substr(0, 24) + "…" : digits;
+      throw FrontendError(t.loc, "integer constant " + shown + " does not fit in 64 bits");
     }
-    if (t.kind == Token::Kind::kPunct && (t.text == ";" || t.text == "{" || t.text == "}")) {
-      type.clear();
-      continue;
-    }
-    if (t.kind != Token::Kind::kIdent) continue;
-    if (t.text == "float" || t.text == "double" || t.text == "int" || t.text == "long" || t.text == "char" ||
-        t.text == "short" || t.text == "unsigned") {
-      type = t.text;
-      continue;
-    }
-    if (!type.empty() && i + 1 < tokens.size()) {
-      const std::string& n = tokens[i + 1].text;
-      if (n == "[" || n == "," || n == ";" || n == "=" || n == ")") types[t.text] = type;
+    return value;
+  }
+
+ public:
+  void scan_to(const std::vector<Token>& tokens, size_t end) {
+    static const std::regex define(R"(^#\s*define\s+([A-Za-z_]\w*)\s+\(?\s*(-?\d+)\s*\)?\s*$)");
+    for (; next_ < end; ++next_) {
+      const Token& t = tokens[next_];
+      if (t.kind == Token::Kind::kDirective) {
+        std::smatch m;
+        if (std::regex_match(t.text, m, define)) defines_[m[1]] = define_value(t, m[2].str());
+        continue;
+      }
+      if (t.kind == Token::Kind::kPunct && (t.text == ";" || t.text == "{" || t.text == "}")) {
+        type_.clear();
+        continue;
+      }
+      if (t.kind != Token::Kind::kIdent) continue;
+      if (t.text == "float" || t.text == "double" || t.text == "int" || t.text == "long" || t.text == "char" ||
+          t.text == "short" || t.text == "unsigned") {
+        type_ = t.text;
+        continue;
+      }
+      if (!type_.empty() && next_ + 1 < tokens.size()) {
+        const std::string& n = tokens[next_ + 1].text;
+        if (n == "[" || n == "," || n == ";" || n == "=" || n == ")") types_[t.text] = type_;
+      }
     }
   }
-}
+
+  // The entries for the names tokens [begin, end) use: a region needs no more, and a copy
+  // of everything per region would grow with regions x declarations.
+  void fill(const std::vector<Token>& tokens, size_t begin, size_t end, LowerOptions& options) const {
+    for (size_t i = begin; i < end; ++i) {
+      if (tokens[i].kind != Token::Kind::kIdent) continue;
+      const std::string& name = tokens[i].text;
+      if (auto it = types_.find(name); it != types_.end()) options.element_types.insert(*it);
+      if (auto it = defines_.find(name); it != defines_.end()) options.param_values.insert(*it);
+    }
+  }
+
+ private:
+  size_t next_ = 0;
+  std::string type_;
+  std::map<std::string, std::string> types_;
+  std::map<std::string, long long> defines_;
+};
 
 }  // namespace
 
 std::vector<ScopRegion> parse_c_regions(const std::string& source) {
+  if (source.size() > kMaxSourceBytes)
+    throw FrontendError({}, "the input has " + std::to_string(source.size() >> 20) + " MiB; polyc reads at most " +
+                                std::to_string(kMaxSourceBytes >> 20) + " MiB");
   std::vector<Token> tokens = tokenize(source);
   std::vector<ScopRegion> regions;
+  DeclarationScan declarations;
   for (size_t i = 0; i < tokens.size(); ++i) {
     if (is_pragma(tokens[i], "endscop")) throw FrontendError(tokens[i].loc, "'#pragma endscop' without '#pragma scop'");
     if (!is_pragma(tokens[i], "scop")) continue;
@@ -67,10 +102,15 @@ std::vector<ScopRegion> parse_c_regions(const std::string& source) {
     line_start = line_start == std::string::npos ? 0 : line_start + 1;
     r.begin = line_start;
     r.indent = source.substr(line_start, tokens[i].begin - line_start);
+    r.body_begin = tokens[i].end;
+    if (r.body_begin < source.size() && source[r.body_begin] == '\n') ++r.body_begin;
+    const size_t end_line = source.rfind('\n', tokens[j].begin);
+    r.body_end = end_line == std::string::npos || end_line < r.body_begin ? r.body_begin : end_line + 1;
     r.end = tokens[j].end;
     if (r.end < source.size() && source[r.end] == '\n') ++r.end;
     r.tree = parse_statements(tokens, i + 1, j);
-    scan_declarations(tokens, i, r.options.element_types, r.options.param_values);
+    declarations.scan_to(tokens, i);
+    declarations.fill(tokens, i + 1, j, r.options);
     regions.push_back(std::move(r));
     i = j;
   }

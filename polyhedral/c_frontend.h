@@ -23,14 +23,18 @@ namespace pz::poly {
 
 struct ScopRegion {
   size_t begin = 0, end = 0;  // byte range: start of `#pragma scop` .. end of `#pragma endscop` line
+  size_t body_begin = 0, body_end = 0;  // the lines between the two pragma lines
   int line = 0;               // of `#pragma scop`
   std::string indent;         // whitespace before `#pragma scop`
   std::unique_ptr<LoopNode> tree;
   LowerOptions options;
 };
 
+// The largest input read: its tokens take up to ~30 bytes per input byte while parsing.
+inline constexpr size_t kMaxSourceBytes = size_t{32} << 20;
+
 // Finds and parses every region; throws FrontendError (line:column: message) on anything
-// outside the subset and when no region exists.
+// outside the subset, when no region exists and for an input over kMaxSourceBytes.
 std::vector<ScopRegion> parse_c_regions(const std::string& source);
 
 }  // namespace pz::poly

@@ -10,7 +10,10 @@
 #include <isl/union_set.h>
 #include <isl/val.h>
 
+#include <climits>
+
 #include "polyhedral/isl_context.h"
+#include "polyhedral/point_count.h"
 
 namespace pz::poly {
 
@@ -57,41 +60,16 @@ std::optional<long long> lookup(const std::map<std::string, long long>& counts, 
 }  // namespace
 
 std::optional<long long> count_points(const isl::set& set) {
-  isl_set* s = set.get();
-  if (!s) return std::nullopt;
-  isl_size np = isl_set_dim(s, isl_dim_param);
-  if (np < 0) return std::nullopt;
-  isl_set* params = isl_set_params(isl_set_copy(s));
-  for (int i = 0; i < np; ++i) {
-    if (isl_set_involves_dims(s, isl_dim_param, i, 1) != isl_bool_true) continue;
-    isl_val* v = isl_set_plain_get_val_if_fixed(params, isl_dim_param, i);
-    bool fixed = v && isl_val_is_int(v) == isl_bool_true;
-    isl_val_free(v);
-    if (!fixed) {
-      isl_set_free(params);
-      return std::nullopt;
-    }
-  }
-  isl_set_free(params);
-  isl_set* free_of_params = isl_set_project_out(isl_set_copy(s), isl_dim_param, 0, np);
-  std::optional<long long> out;
-  if (isl_set_is_bounded(free_of_params) == isl_bool_true) {
-    isl_ctx* ctx = isl_set_get_ctx(s);
-    isl_ctx_reset_error(ctx);
-    isl_val* n = isl_set_count_val(free_of_params);
-    if (n && isl_ctx_last_error(ctx) == isl_error_none && isl_val_is_int(n) == isl_bool_true)
-      out = isl_val_get_num_si(n);
-    isl_val_free(n);
-  }
-  isl_set_free(free_of_params);
-  return out;
+  std::optional<PointCount> n = count_points_bounded(set);
+  if (!n || !n->exact) return std::nullopt;
+  return n->points;
 }
 
 std::optional<long long> count_points(const isl::union_set& set) {
   long long total = 0;
   for (const isl::set& s : sets_of(set)) {
     auto n = count_points(s);
-    if (!n) return std::nullopt;
+    if (!n || *n > LLONG_MAX - total) return std::nullopt;
     total += *n;
   }
   return total;
@@ -115,7 +93,7 @@ std::optional<long long> box_volume_without_strides(const isl::map& tile_to_elem
       isl_val_free(stride);
       isl_stride_info_free(si);
       if (st > 1) extent = (extent + st - 1) / st;
-      volume *= extent;
+      volume = saturating_product(volume, extent);
     }
     isl_multi_val_free(size);
     out = volume;
@@ -135,7 +113,7 @@ std::optional<TileFootprint> tile_footprint(const Scop& scop, const isl::schedul
     auto volume = box_volume_without_strides(m);
     if (!volume) return std::nullopt;
     out.elements[array] = *volume;
-    out.bytes += *volume * element_bytes_of(scop, array);
+    out.bytes = saturating_sum(out.bytes, saturating_product(*volume, element_bytes_of(scop, array)));
   }
   return out;
 }

@@ -3,7 +3,8 @@
 // Per-tile footprints: the array elements one tile of a band touches, (a) as a fixed box per
 // array (isl's simple fixed-box hull of one tile's accesses, each dimension's extent divided
 // by its stride, so `A[2*i]` over 8 iterations is 8 elements, not 15), used to size tiles
-// against the cache; and (b) exactly (isl_set_count_val) when every size is concrete.
+// against the cache; and (b) exactly when every size is concrete and the count fits its
+// budget (point_count.h: boxes in closed form, other sets by a bounded enumeration).
 //
 // Data movement (the model, also in README.md and printed by `--report`), in elements;
 // bytes = elements x the element size of the array's type:
@@ -30,6 +31,7 @@
 
 #include "polyhedral/cache_info.h"
 #include "polyhedral/dependences.h"
+#include "polyhedral/point_count.h"
 #include "polyhedral/scop.h"
 
 namespace pz::poly {
@@ -46,7 +48,8 @@ std::optional<TileFootprint> tile_footprint(const Scop& scop, const isl::schedul
                                             const std::vector<long>& sizes);
 
 // The exact number of integer points of a set whose parameters are all fixed (or not
-// involved); nullopt for a set with a free parameter, an unbounded set, or an isl error.
+// involved); nullopt for a set with a free parameter, an unbounded set, an isl error, or a
+// count over its budget (point_count.h).
 std::optional<long long> count_points(const isl::set& set);
 std::optional<long long> count_points(const isl::union_set& set);  // sum over its spaces
 
@@ -94,8 +97,8 @@ Totals sum_arrays(const std::vector<T>& arrays, std::optional<long long> T::*fie
   Totals t{0, 0};
   for (const T& a : arrays) {
     if (!(a.*field)) return {};
-    *t.elements += *(a.*field);
-    *t.bytes += *(a.*field) * a.element_bytes;
+    *t.elements = saturating_sum(*t.elements, *(a.*field));
+    *t.bytes = saturating_sum(*t.bytes, saturating_product(*(a.*field), a.element_bytes));
   }
   return t;
 }

@@ -57,16 +57,28 @@ class IslContext {
   isl_ctx* raw_;
 };
 
-// RAII: a budget for the computations inside one scope, lifted on exit.
+// RAII: a budget of isl operations for the computations inside one scope (0: the enclosing
+// budget, if any, stays in force), which start with no error set. Scopes nest: an inner budget is capped by the enclosing
+// one, and on exit the enclosing budget is in force again with its count restarted (isl
+// keeps a single counter). A quota error caused by the enclosing budget (the inner one was
+// capped by it) stays set for the enclosing scope to see; one caused by the inner budget
+// alone is the inner computation's to handle and is cleared.
 class IslBudgetScope {
  public:
-  IslBudgetScope(IslContext& ctx, unsigned long operations) : ctx_(ctx) { ctx_.set_budget(operations); }
-  ~IslBudgetScope() { ctx_.reset_budget(); }
+  IslBudgetScope(isl_ctx* ctx, unsigned long operations);
+  IslBudgetScope(IslContext& ctx, unsigned long operations) : IslBudgetScope(ctx.raw(), operations) {}
+  ~IslBudgetScope();
   IslBudgetScope(const IslBudgetScope&) = delete;
   IslBudgetScope& operator=(const IslBudgetScope&) = delete;
 
+  // True once a computation in this scope ran out of operations.
+  bool exceeded() const;
+
  private:
-  IslContext& ctx_;
+  isl_ctx* ctx_;
+  unsigned long enclosing_;  // the enclosing budget (0: none)
+  bool capped_;              // this scope's budget is the enclosing one's
+  isl_error enclosing_error_;
 };
 
 }  // namespace pz::poly

@@ -2,6 +2,7 @@
 
 #include <isl/schedule.h>
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 
@@ -15,6 +16,7 @@
 #include "polyhedral/loop_order.h"
 #include "polyhedral/parallel_marks.h"
 #include "polyhedral/register_tiling.h"
+#include "polyhedral/stage_budget.h"
 #include "polyhedral/time_tiling.h"
 
 namespace pz::poly {
@@ -113,15 +115,25 @@ std::string dead_iterator_uses(const Scop& scop, const std::string& indent) {
 // The code of a reduction chain under its register-blocked schedule (register_blocking.h),
 // with `report` filled in; nullopt, `scop` as it came and the reason appended to `log`, when
 // the scop is no chain or the blocked schedule would break a dependence.
-std::optional<std::string> register_blocked_code(IslContext& ctx, Scop& scop, const PolycOptions& o, const CodegenOptions& co,
-                                                 int source_line, ScopReport& report, std::vector<std::string>& log) {
+std::optional<std::string> register_blocked_code(IslContext& ctx, StageBudget& budget, Scop& scop, const PolycOptions& o,
+                                                 const CodegenOptions& co, int source_line, ScopReport& report,
+                                                 std::vector<std::string>& log) {
   const std::size_t statements = scop.statements.size();
-  std::optional<RegisterBlocking> blocking = register_block(scop, o.register_block, log);
+  std::optional<RegisterBlocking> blocking;
+  std::optional<Dependences> deps;
+  ScopReport r;
+  std::optional<isl::schedule> blocked_schedule;
+  budget.run("register blocking", [&] {
+    blocking = register_block(scop, o.register_block, log);
+    if (!blocking) return;
+    deps = compute_dependences(scop);
+    r = describe_scop(scop, *deps, source_line);
+    r.passes = log;
+    blocked_schedule =
+        checked("register blocking", scop.schedule, deps->validity(), r.passes, [&] { return blocking->schedule; });
+  });
   if (!blocking) return std::nullopt;
-  Dependences deps = compute_dependences(scop);
-  ScopReport r = describe_scop(scop, deps, source_line);
-  r.passes = log;
-  isl::schedule s = checked("register blocking", scop.schedule, deps.validity(), r.passes, [&] { return blocking->schedule; });
+  const isl::schedule& s = *blocked_schedule;
   if (isl_schedule_plain_is_equal(s.get(), scop.schedule.get()) == isl_bool_true) {
     log = r.passes;
     scop.statements.erase(scop.statements.begin() + static_cast<long>(statements), scop.statements.end());
@@ -130,81 +142,145 @@ std::optional<std::string> register_blocked_code(IslContext& ctx, Scop& scop, co
   r.schedule_origin = "register-blocked reduction chain";
   r.schedule = isl_str(s);
   if (o.data_movement)
-    r.data_movement = analyze_data_movement(ctx, scop, deps, {TiledBand{blocking->block_band, blocking->block_sizes}},
-                                            o.tile.cache, o.data_movement_budget, "tiles: the register blocks");
+    r.data_movement = budget.run("data movement", [&] {
+      return analyze_data_movement(ctx, scop, *deps, {TiledBand{blocking->block_band, blocking->block_sizes}},
+                                   o.tile.cache, o.data_movement_budget, "tiles: the register blocks");
+    });
   report = std::move(r);
   CodegenOptions blocked = co;
   blocked.register_block = &blocking->block;
-  return co.indent + "/* polyc: " + blocking->block.describe() + " */\n" + generate_c(scop, s, blocked);
+  std::string code = budget.run("code generation", [&] { return generate_c(scop, s, blocked); });
+  return co.indent + "/* polyc: " + blocking->block.describe() + " */\n" + code;
 }
 
 }  // namespace
 
 std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, ScopReport& report,
                           const std::string& indent, int source_line) {
+  StageBudget budget(ctx, o.budget);
   CodegenOptions co;
   co.indent = indent;
   std::vector<std::string> blocking_log;
-  if (auto code = register_blocked_code(ctx, scop, o, co, source_line, report, blocking_log))
+  if (auto code = register_blocked_code(ctx, budget, scop, o, co, source_line, report, blocking_log))
     return *code + dead_iterator_uses(scop, indent);
-  Dependences deps = compute_dependences(scop);
-  const isl::union_map validity = deps.validity();
-  report = describe_scop(scop, deps, source_line);
+  Dependences deps = budget.run("dependence analysis", [&] { return compute_dependences(scop); });
+  const isl::union_map validity = budget.run("dependence analysis", [&] {
+    report = describe_scop(scop, deps, source_line);
+    return deps.validity();
+  });
   auto& log = report.passes;
   log = blocking_log;
-  std::string code;
-  {
-    ScheduleOptions so = o.schedule;
-    if (so.stream_bytes > 0 && o.tile.cache.l2 > 0) so.stream_bytes = o.tile.cache.l2;
-    ScheduleResult sr = compute_schedule(ctx, scop, deps, so);
-    report.schedule_origin = sr.origin;
-    isl::schedule s = sr.schedule;
-    // A stencil gets its own skewed, time-tiled wavefront schedule; its point loops keep
-    // isl's order (the stride-1 member is innermost already) and are not re-tiled.
-    bool time_tiled = false;
-    std::vector<TiledBand> tiled;
-    std::string movement_note;
-    if (o.tile.mode != TileOptions::Mode::kOff && o.time_tile.enabled) {
-      TimeTileOptions tt = o.time_tile;
-      tt.cache = o.tile.cache;
+  ScheduleOptions so = o.schedule;
+  if (so.stream_bytes > 0 && o.tile.cache.l2 > 0) so.stream_bytes = o.tile.cache.l2;
+  ScheduleResult sr = budget.run("scheduling", [&] { return compute_schedule(ctx, scop, deps, so); });
+  report.schedule_origin = sr.origin;
+  isl::schedule s = sr.schedule;
+  // A stencil gets its own skewed, time-tiled wavefront schedule; its point loops keep
+  // isl's order (the stride-1 member is innermost already) and are not re-tiled.
+  bool time_tiled = false;
+  std::vector<TiledBand> tiled;
+  std::string movement_note;
+  if (o.tile.mode != TileOptions::Mode::kOff && o.time_tile.enabled) {
+    TimeTileOptions tt = o.time_tile;
+    tt.cache = o.tile.cache;
+    budget.run("time tiling", [&] {
       if (auto t = time_tile(ctx, scop, deps, o.schedule, tt, log)) {
         isl::schedule before = s;
         s = checked("time tiling", s, validity, log, [&] { return *t; });
         time_tiled = isl_schedule_plain_is_equal(s.get(), before.get()) != isl_bool_true;
-        if (time_tiled) {
-          report.schedule_origin += ", time-tiled wavefront";
-          movement_note = "time-tiled (parallelogram tiles): per-tile footprints not computed";
-        }
       }
+    });
+    if (time_tiled) {
+      report.schedule_origin += ", time-tiled wavefront";
+      movement_note = "time-tiled (parallelogram tiles): per-tile footprints not computed";
     }
-    if (!time_tiled) {
-      s = checked("loop order", s, validity, log, [&] { return order_loops_for_locality(s, scop, log); });
-      if (o.tile.mode != TileOptions::Mode::kOff) {
+  }
+  if (!time_tiled) {
+    s = budget.run("loop order", [&] {
+      return checked("loop order", s, validity, log, [&] { return order_loops_for_locality(s, scop, log); });
+    });
+    if (o.tile.mode != TileOptions::Mode::kOff) {
+      budget.run("tiling", [&] {
         isl::schedule before = s;
         s = checked("tiling", s, validity, log, [&] { return tile_bands(s, scop, o.tile, log, &tiled); });
         if (isl_schedule_plain_is_equal(s.get(), before.get()) == isl_bool_true) tiled.clear();
-      }
-      if (tiled.empty()) movement_note = "no band tiled rectangularly: no per-tile footprints";
-      if (o.unroll_jam >= 2)
-        s = checked("unroll-and-jam", s, validity, log, [&] { return register_tile(s, scop, o.unroll_jam, validity, log); });
+      });
     }
-    if (o.parallel) s = checked("parallel", s, validity, log, [&] { return mark_parallel_loops(s, validity, log, o.min_parallel_work, &scop); });
-    if (o.vectorize) s = checked("vectorize", s, validity, log, [&] { return mark_simd_loops(s, validity, log, &scop); });
-    report.schedule = isl_str(s);
-    if (o.data_movement)
-      report.data_movement = analyze_data_movement(ctx, scop, deps, tiled, o.tile.cache, o.data_movement_budget, movement_note);
-    code = indent + "/* polyc: scop of line " + std::to_string(source_line) + ", " + sr.origin + " */\n";
-    code += generate_c(scop, s, co) + dead_iterator_uses(scop, indent);
+    if (tiled.empty()) movement_note = "no band tiled rectangularly: no per-tile footprints";
+    if (o.unroll_jam >= 2)
+      s = budget.run("unroll-and-jam", [&] {
+        return checked("unroll-and-jam", s, validity, log, [&] { return register_tile(s, scop, o.unroll_jam, validity, log); });
+      });
   }
-  return code;
+  if (o.parallel)
+    s = budget.run("parallel marks", [&] {
+      return checked("parallel", s, validity, log, [&] { return mark_parallel_loops(s, validity, log, o.min_parallel_work, &scop); });
+    });
+  if (o.vectorize)
+    s = budget.run("simd marks", [&] {
+      return checked("vectorize", s, validity, log, [&] { return mark_simd_loops(s, validity, log, &scop); });
+    });
+  report.schedule = isl_str(s);
+  if (o.data_movement)
+    report.data_movement = budget.run("data movement", [&] {
+      return analyze_data_movement(ctx, scop, deps, tiled, o.tile.cache, o.data_movement_budget, movement_note);
+    });
+  std::string code = indent + "/* polyc: scop of line " + std::to_string(source_line) + ", " + sr.origin + " */\n";
+  code += budget.run("code generation", [&] { return generate_c(scop, s, co); });
+  return code + dead_iterator_uses(scop, indent);
 }
 
 namespace {
 
-std::string transform_region(const ScopRegion& region, const PolycOptions& o, ScopReport& report) {
+int statement_count(const LoopNode& node) {
+  int n = node.kind == LoopNode::Kind::kStmt ? 1 : 0;
+  for (const auto& child : node.children) n += statement_count(*child);
+  for (const auto& child : node.else_children) n += statement_count(*child);
+  return n;
+}
+
+int loop_depth(const LoopNode& node) {
+  int deepest = 0;
+  for (const auto& child : node.children) deepest = std::max(deepest, loop_depth(*child));
+  for (const auto& child : node.else_children) deepest = std::max(deepest, loop_depth(*child));
+  return deepest + (node.kind == LoopNode::Kind::kFor ? 1 : 0);
+}
+
+// Throws BudgetExceeded for a region too large to analyse at all.
+void check_size(const LoopNode& tree, const BudgetOptions& budget) {
+  const int statements = statement_count(tree);
+  if (budget.max_statements > 0 && statements > budget.max_statements)
+    throw BudgetExceeded("analysis", "its " + std::to_string(statements) + " statements exceed the budget of " +
+                                         std::to_string(budget.max_statements) + " per region");
+  const int depth = loop_depth(tree);
+  if (budget.max_depth > 0 && depth > budget.max_depth)
+    throw BudgetExceeded("analysis", "its " + std::to_string(depth) + " nested loops exceed the budget of " +
+                                         std::to_string(budget.max_depth));
+}
+
+// The region as the input has it, between its pragma lines, under a comment saying why.
+std::string kept_as_written(const std::string& source, const ScopRegion& region, const std::string& why) {
+  return region.indent + "/* polyc: scop of line " + std::to_string(region.line) + " kept as written: " + why + " */\n" +
+         source.substr(region.body_begin, region.body_end - region.body_begin);
+}
+
+// The region's code; over a budget, the region as written, with `report.fallback` and a
+// warning saying which stage ran out.
+std::string transform_region(const std::string& source, const ScopRegion& region, int index, const PolycOptions& o,
+                             ScopReport& report, std::vector<std::string>& warnings) {
   IslContext ctx;
-  Scop scop = lower(ctx.ctx(), *region.tree, region.options);
-  return optimize_scop(ctx, scop, o, report, region.indent, region.line);
+  try {
+    check_size(*region.tree, o.budget);
+    Scop scop = StageBudget(ctx, o.budget).run("lowering", [&] { return lower(ctx.ctx(), *region.tree, region.options); });
+    return optimize_scop(ctx, scop, o, report, region.indent, region.line);
+  } catch (const BudgetExceeded& e) {
+    report.line = region.line;
+    report.fallback = e.what();
+    report.schedule_origin = "source order (kept as written: " + report.fallback + ")";
+    warnings.push_back("polyc: region " + std::to_string(index) + " (line " + std::to_string(region.line) + "): " +
+                       report.fallback + "; kept the source order");
+    return kept_as_written(source, region, report.fallback);
+  }
 }
 
 }  // namespace
@@ -213,14 +289,15 @@ PolycResult polyc(const std::string& source, const PolycOptions& options) {
   std::vector<ScopRegion> regions = parse_c_regions(source);
   PolycResult result;
   size_t copied = 0;
+  int index = 0;
   for (const auto& r : regions) {
-    result.output += source.substr(copied, r.begin - copied);
+    result.output.append(source, copied, r.begin - copied);
     ScopReport report;
-    result.output += transform_region(r, options, report);
+    result.output += transform_region(source, r, ++index, options, report, result.warnings);
     result.scops.push_back(std::move(report));
     copied = r.end;
   }
-  result.output += source.substr(copied);
+  result.output.append(source, copied);
   return result;
 }
 

@@ -1,7 +1,9 @@
 // polyc: the source-to-source driver. Each scop region of a C file goes through
 //   frontend → dependences → isl schedule → loop order → tiling → parallel / simd marks
 //   → legality check after every pass (an illegal step is undone and reported) → C
-// and replaces its region; the rest of the file is copied byte for byte.
+// and replaces its region; the rest of the file is copied byte for byte. Every stage runs
+// under a budget (stage_budget.h); a region whose pipeline runs over one is kept as written
+// (its source order), with a warning naming the region and the stage.
 #pragma once
 
 #include <string>
@@ -11,6 +13,7 @@
 #include "polyhedral/register_blocking.h"
 #include "polyhedral/report.h"
 #include "polyhedral/scheduler.h"
+#include "polyhedral/stage_budget.h"
 #include "polyhedral/tiling.h"
 #include "polyhedral/time_tiling.h"
 
@@ -33,11 +36,15 @@ struct PolycOptions {
   // under an isl operation budget (0: none); over budget, the report says so.
   bool data_movement = true;
   unsigned long data_movement_budget = 4'000'000;  // per phase
+  BudgetOptions budget;  // per stage and per region (stage_budget.h)
 };
 
 struct PolycResult {
   std::string output;
   std::vector<ScopReport> scops;
+  // One line per region kept as written: "polyc: region 3 (line 41): scheduling exceeded
+  // its budget (...); kept the source order".
+  std::vector<std::string> warnings;
 };
 
 // Throws FrontendError for input outside the subset.
@@ -45,7 +52,8 @@ PolycResult polyc(const std::string& source, const PolycOptions& options);
 
 // One scop (from either frontend, lowered in `ctx`) through the whole pipeline: its code as
 // a C block, every line prefixed by `indent`. `scop` may gain statements (register blocking's
-// store); `report` describes what was done.
+// store); `report` describes what was done. Throws BudgetExceeded when a stage runs over
+// `options.budget` (`report` then holds what was done before).
 std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& options, ScopReport& report,
                           const std::string& indent = "", int line = 0);
 

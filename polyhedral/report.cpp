@@ -126,6 +126,7 @@ std::string format_report_text(const std::vector<ScopReport>& scops) {
     out << "dependences (value-based):\n"
         << "  RAW: " << r.raw << "\n  WAR: " << r.war << "\n  WAW: " << r.waw << "\n"
         << "  live-in:  " << r.live_in << "\n  live-out: " << r.live_out << "\n";
+    if (!r.fallback.empty()) out << "kept as written: " << r.fallback << "\n";
     out << "schedule: " << r.schedule_origin << "\n";
     for (const auto& p : r.passes) out << "  " << p << "\n";
     out << "final schedule tree:\n" << r.schedule << "\n";
@@ -146,6 +147,7 @@ std::string format_report_json(const std::vector<ScopReport>& scops) {
                                  {"reads", s.reads}, {"writes", s.writes}});
     j["dependences"] = {{"raw", r.raw}, {"war", r.war}, {"waw", r.waw}, {"live_in", r.live_in}, {"live_out", r.live_out}};
     j["schedule_origin"] = r.schedule_origin;
+    if (!r.fallback.empty()) j["fallback"] = r.fallback;
     j["passes"] = r.passes;
     j["schedule"] = r.schedule;
     j["data_movement"] = data_movement_json(r.data_movement);

@@ -29,6 +29,7 @@ struct ScopReport {
   std::vector<StatementReport> statements;
   std::string raw, war, waw, live_in, live_out;  // isl text
   std::string schedule_origin;
+  std::string fallback;             // why the region was kept as written (empty: it was not)
   std::vector<std::string> passes;  // one line per transformation and per legality check
   std::string schedule;             // final schedule tree (isl's YAML form)
   DataMovementReport data_movement;

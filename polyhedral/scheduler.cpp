@@ -9,7 +9,9 @@
 
 #include "polyhedral/isl_context.h"
 #include "polyhedral/legality.h"
+#include "polyhedral/point_count.h"
 
+#include <optional>
 #include <vector>
 
 namespace pz::poly {
@@ -77,17 +79,11 @@ int shared_loops(isl::schedule_node node, const std::string& a, const std::strin
   }
 }
 
-// Points of a parameter-free (concrete) set; 0 when not countable (parametric, unbounded).
+// Points of a concrete set, exact or (when exact counting is over its budget) the volume of
+// its bounding box; 0 when not countable (parametric, unbounded).
 long long instance_count(const isl::set& domain) {
-  isl_set* p = isl_set_project_out(domain.copy(), isl_dim_param, 0, isl_set_dim(domain.get(), isl_dim_param));
-  long long n = 0;
-  if (isl_set_is_bounded(p) == isl_bool_true) {
-    isl_val* c = isl_set_count_val(p);
-    n = c ? isl_val_get_num_si(c) : 0;
-    isl_val_free(c);
-  }
-  isl_set_free(p);
-  return n;
+  std::optional<PointCount> n = count_points_bounded(domain);
+  return n ? n->points : 0;
 }
 
 // The accesses of `s` that read `array` without temporal reuse (every element at most once),
@@ -100,7 +96,7 @@ long long streamed_bytes(const Scop& scop, const Statement& s, const std::string
     if (isl_map_is_injective(m.get()) != isl_bool_true) return 0;
     long long n = instance_count(m.range());  // 0 when parametric: no claim
     const Array* arr = scop.array(array);
-    bytes += n * (arr ? arr->element_bytes() : 8);
+    bytes = saturating_sum(bytes, saturating_product(n, arr ? arr->element_bytes() : 8));
   }
   return bytes;
 }
@@ -200,7 +196,7 @@ bool splits_streamed_nest(const Scop& scop, const isl::schedule& schedule, long 
       // bulk: covariance's cov[i][j] /= .. and cov[j][i] = cov[i][j] (M^2/2 instances each)
       // sit beside an M^2 N/2 contraction that isl's schedule runs with a unit-stride
       // inner loop instead of the source's column walk (0.77x gcc when rejected).
-      if (8 * std::max(work[x], work[y]) < most) continue;
+      if (saturating_product(8, std::max(work[x], work[y])) < most) continue;
       if (shared_loops(schedule.get_root(), st[x].name, st[y].name) > 0) continue;
       for (const auto& a : st[x].accesses) {
         if (a.write) continue;
