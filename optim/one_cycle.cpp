@@ -1,6 +1,7 @@
 #include "optim/one_cycle.h"
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "optim/config_fields.h"
@@ -33,6 +34,9 @@ OneCycleLR::OneCycleLR(std::shared_ptr<ParamGroups> groups, OneCycleLROptions op
   if (o.total_steps > 0) {
     total_steps_ = o.total_steps;
   } else if (o.epochs > 0 && o.steps_per_epoch > 0) {
+    if (o.epochs > std::numeric_limits<std::int64_t>::max() / o.steps_per_epoch)
+      throw util::UsageError("one_cycle: epochs * steps_per_epoch (" + std::to_string(o.epochs) + " * " +
+                             std::to_string(o.steps_per_epoch) + ") is more than 2^63 - 1 steps; give fewer");
     total_steps_ = o.epochs * o.steps_per_epoch;
   } else {
     throw util::UsageError("one_cycle: give total_steps (>= 1), or epochs and steps_per_epoch (both >= 1)");

@@ -1,6 +1,7 @@
 #include "optim/scheduler_factory.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "optim/composite.h"
 #include "optim/config_fields.h"
@@ -327,6 +328,13 @@ std::vector<std::vector<double>> lr_table(const json& config, const std::vector<
       }
     }
     table.push_back(groups->lrs());
+    for (std::size_t g = 0; g < table.back().size(); ++g) {
+      const double lr = table.back()[g];
+      if (!std::isfinite(lr))
+        throw util::UsageError("lr(" + std::to_string(t) + ")" + (base_lrs.size() > 1 ? " of group " + std::to_string(g) : "") +
+                               " is " + util::format_double(lr) + ": the '" + scheduler->type() +
+                               "' schedule leaves the range of a double; check its factors");
+    }
   }
   return table;
 }

@@ -44,7 +44,8 @@ const std::vector<std::string>& scheduler_types();
 
 // lr of every group at t = 0..steps-1 ([t][group]) for a schedule over groups whose lrs
 // start at `base_lrs`. A metric-driven schedule needs `metrics`: metrics[t] is passed to
-// the step that produces lr(t+1), so steps-1 of them.
+// the step that produces lr(t+1), so steps-1 of them. A value that is not finite (gamma
+// 1e308 overflows at t = 2) is a UsageError: no optimiser can use it, and JSON cannot hold it.
 std::vector<std::vector<double>> lr_table(const nlohmann::json& config, const std::vector<double>& base_lrs,
                                           std::int64_t steps, const std::vector<double>& metrics = {},
                                           const SchedulerContext& context = {});

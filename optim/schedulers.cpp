@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 
@@ -282,10 +283,12 @@ std::pair<std::int64_t, std::int64_t> CosineAnnealingWarmRestarts::cycle_positio
   // PyTorch steps T_cur += 1 and wraps when T_cur reaches T_i; walking the periods gives the
   // same integers without replaying every step.
   if (options_.T_mult == 1) return {t % options_.T_0, options_.T_0};
+  constexpr std::int64_t kLongest = std::numeric_limits<std::int64_t>::max();
   std::int64_t t_cur = t, t_i = options_.T_0;
   while (t_cur >= t_i) {
     t_cur -= t_i;
-    t_i *= options_.T_mult;
+    // A period past 2^63 - 1 steps would wrap to a negative one; it never ends anyway.
+    t_i = t_i > kLongest / options_.T_mult ? kLongest : t_i * options_.T_mult;
   }
   return {t_cur, t_i};
 }

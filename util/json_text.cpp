@@ -6,6 +6,53 @@
 
 namespace pz::util {
 
+bool is_valid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    int extra = 0;
+    unsigned min_second = 0x80, max_second = 0xBF;  // the second byte's range excludes overlongs and surrogates
+    if (lead >= 0xC2 && lead <= 0xDF) {
+      extra = 1;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      extra = 2;
+      if (lead == 0xE0) min_second = 0xA0;
+      if (lead == 0xED) max_second = 0x9F;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      extra = 3;
+      if (lead == 0xF0) min_second = 0x90;
+      if (lead == 0xF4) max_second = 0x8F;
+    } else {
+      return false;
+    }
+    if (i + static_cast<std::size_t>(extra) >= text.size()) return false;  // truncated sequence
+    for (int k = 1; k <= extra; ++k) {
+      const auto c = static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]);
+      const unsigned lo = k == 1 ? min_second : 0x80, hi = k == 1 ? max_second : 0xBF;
+      if (c < lo || c > hi) return false;
+    }
+    i += static_cast<std::size_t>(extra) + 1;
+  }
+  return true;
+}
+
+namespace {
+
+// The number quoted in nlohmann's "number overflow parsing '1e999'", cut to a short excerpt.
+std::string number_excerpt(std::string_view message) {
+  const auto start = message.find('\'');
+  if (start == std::string_view::npos) return "out of range";
+  const auto end = message.find('\'', start + 1);
+  const std::string_view number = message.substr(start + 1, end == std::string_view::npos ? end : end - start - 1);
+  return number.size() <= 24 ? std::string(number) : std::string(number.substr(0, 20)) + "...";
+}
+
+}  // namespace
+
 int json_nesting_depth(std::string_view text) {
   int depth = 0, deepest = 0;
   bool in_string = false, escaped = false;
@@ -36,6 +83,9 @@ nlohmann::json parse_json(std::string_view text, const std::string& what, int ma
   } catch (const nlohmann::json::parse_error& e) {
     // The byte where parsing stopped, not the (unbounded) text itself.
     throw UsageError(what + " is not valid JSON (at byte " + std::to_string(e.byte) + ")");
+  } catch (const nlohmann::json::out_of_range& e) {
+    // nlohmann's only parse-time out_of_range: a number too large for a double (1e999).
+    throw UsageError(what + ": a number is too large (" + number_excerpt(e.what()) + "); numbers must fit a double");
   }
 }
 

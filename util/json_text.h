@@ -13,6 +13,11 @@ namespace pz::util {
 
 constexpr int kMaxJsonDepth = 64;
 
+// JSON text is UTF-8 (RFC 8259): true when `text` is well-formed UTF-8 (RFC 3629: no
+// overlong forms, no surrogates, nothing above U+10FFFF). nlohmann's parser checks strings it
+// parses; text that becomes a JSON string some other way must be checked before it is dumped.
+bool is_valid_utf8(std::string_view text);
+
 // The deepest nesting of arrays and objects in `text` (brackets inside strings ignored).
 int json_nesting_depth(std::string_view text);
 

@@ -167,6 +167,14 @@ TEST(SchedulerConfigErrors, OneCyclePhaseOfZeroLength) {
   EXPECT_HAS(e, "change pct_start or total_steps");
 }
 
+TEST(SchedulerConfigErrors, OneCycleEpochsTimesStepsPastInt64) {
+  // 2^32 · 2^32 wrapped to 0 and 3037000500² to a negative step count (found by tests/fuzz).
+  EXPECT_HAS(scheduler_error(json{{"type", "one_cycle"}, {"max_lr", 1}, {"epochs", 4294967296LL}, {"steps_per_epoch", 4294967296LL}}),
+             "one_cycle: epochs * steps_per_epoch (4294967296 * 4294967296) is more than 2^63 - 1 steps");
+  EXPECT_HAS(scheduler_error(json{{"type", "one_cycle"}, {"max_lr", 1}, {"epochs", 3037000500LL}, {"steps_per_epoch", 3037000500LL}}),
+             "is more than 2^63 - 1 steps");
+}
+
 TEST(SchedulerConfigErrors, OneCycleMomentumWithoutMomentum) {
   const auto e = scheduler_error(json{{"type", "one_cycle"}, {"max_lr", 1}, {"total_steps", 10}}, 1, MomentumKind::kNone);
   EXPECT_HAS(e, "cycle_momentum needs an optimiser with momentum (sgd) or betas (adam, adamw)");

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "optim/composite.h"
 #include "optim/one_cycle.h"
@@ -81,6 +82,20 @@ TEST(CosineWarmRestarts, PeriodsGrowByTMult) {
   EXPECT_EQ(s.cycle_position(2), (std::pair<std::int64_t, std::int64_t>{0, 6}));
   EXPECT_EQ(s.cycle_position(7), (std::pair<std::int64_t, std::int64_t>{5, 6}));
   EXPECT_EQ(s.cycle_position(8), (std::pair<std::int64_t, std::int64_t>{0, 18}));
+}
+
+TEST(CosineWarmRestarts, PeriodsPastInt64DoNotWrap) {
+  // T_0 = 3, T_mult = 2^62: the second period, 3·2^62, is past 2^63 - 1; it wrapped to a
+  // negative period and `lr --steps 5` never returned (found by tests/fuzz).
+  auto g = one_group();
+  CosineAnnealingWarmRestarts s(g, {3, std::int64_t{1} << 62, 0.0});
+  constexpr std::int64_t kLongest = std::numeric_limits<std::int64_t>::max();
+  EXPECT_EQ(s.cycle_position(2), (std::pair<std::int64_t, std::int64_t>{2, 3}));
+  EXPECT_EQ(s.cycle_position(4), (std::pair<std::int64_t, std::int64_t>{1, kLongest}));
+  EXPECT_EQ(s.cycle_position(kLongest), (std::pair<std::int64_t, std::int64_t>{kLongest - 3, kLongest}));
+  const auto lr = curve(json{{"type", "cosine_warm_restarts"}, {"T_0", 3}, {"T_mult", std::int64_t{1} << 62}}, 6);
+  EXPECT_DOUBLE_EQ(lr[3], 0.1);  // the restart
+  EXPECT_NEAR(lr[5], 0.1, 1e-15);  // the endless second period has barely begun
 }
 
 TEST(OneCycle, LastStepOvershootsAndTheNextIsAnErrorThatChangesNothing) {
@@ -276,6 +291,26 @@ TEST(LrTable, MetricDrivenScheduleNeedsOneMetricPerStep) {
     EXPECT_NE(std::string(e.what()).find("need 4 metric values"), std::string::npos) << e.what();
   }
   EXPECT_EQ(lr_table(json{{"type", "reduce_on_plateau"}, {"patience", 0}}, {0.1}, 3, {1.0, 2.0}).back()[0], 0.1 * 0.1);
+}
+
+TEST(LrTable, ValuesPastTheRangeOfADoubleAreUsageErrors) {
+  // `lr --json` printed them as null (found by tests/fuzz).
+  try {
+    lr_table(json{{"type", "exponential"}, {"gamma", 1e308}}, {1.0}, 5);
+    FAIL();
+  } catch (const util::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("lr(2) is inf: the 'exponential' schedule leaves the range of a double"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    lr_table(json{{"type", "one_cycle"}, {"max_lr", json::array({1.0, 1e308})}, {"total_steps", 10}, {"div_factor", 1e-308}},
+             {1.0, 1.0}, 3);
+    FAIL();
+  } catch (const util::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("lr(0) of group 1 is inf"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(lr_table(json{{"type", "exponential"}, {"gamma", 1e-300}}, {1.0}, 4).back()[0], 0.0);  // underflow is fine
 }
 
 TEST(Groups, SchedulerNoticesParamGroupsAddedLater) {

@@ -37,5 +37,32 @@ TEST(JsonText, ErrorsQuoteNoInput) {
   EXPECT_EQ(parse_json_object(R"({"x": 1})", "body")["x"], 1);
 }
 
+TEST(JsonText, NumbersTooLargeForADoubleAreUsageErrors) {
+  for (const std::string& number : {std::string("1e999"), std::string("-1e999"), std::string(400, '9')}) {
+    try {
+      parse_json(R"({"type": "poly", "power": )" + number + "}", "--config");
+      FAIL() << number << " was parsed";
+    } catch (const UsageError& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find("--config: a number is too large ("), std::string::npos) << message;
+      EXPECT_LT(message.size(), 100u) << message;
+    }
+  }
+  EXPECT_EQ(parse_json("99999999999999999999", "x").get<double>(), 1e20);  // wide but finite: a double
+}
+
+TEST(JsonText, Utf8IsCheckedAsRfc3629DefinesIt) {
+  EXPECT_TRUE(is_valid_utf8(""));
+  EXPECT_TRUE(is_valid_utf8("plain ascii"));
+  EXPECT_TRUE(is_valid_utf8("\xC3\xA9t\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x8E\xB2"));  // été € 🎲
+  EXPECT_FALSE(is_valid_utf8("\xFF\xFE"));          // never in UTF-8
+  EXPECT_FALSE(is_valid_utf8("\xC3"));              // truncated
+  EXPECT_FALSE(is_valid_utf8("\xC0\xAF"));          // overlong '/'
+  EXPECT_FALSE(is_valid_utf8("\xE0\x80\xAF"));      // overlong, three bytes
+  EXPECT_FALSE(is_valid_utf8("\xED\xA0\x80"));      // a surrogate
+  EXPECT_FALSE(is_valid_utf8("\xF4\x90\x80\x80"));  // above U+10FFFF
+  EXPECT_FALSE(is_valid_utf8("a\x80" "b"));            // a lone continuation byte
+}
+
 }  // namespace
 }  // namespace pz::util
