@@ -6,10 +6,11 @@
 // under perfect play (the winner hurrying, the loser delaying). A solver that runs out of its
 // budget says so (`complete` false) rather than guess.
 //
-// make_solver(game) picks the best solver for a game: the bitboard Connect Four solver
-// (connect4_solver.h) or the generic alpha-beta solver over the Game API for any other
-// two-player, zero-sum, deterministic game with perfect information (minimax_solver.h:
-// tic-tac-toe, small Hex boards, Othello endgames). Other games have none.
+// make_solver(game) picks the best solver for a game: a bitboard solver for Connect Four
+// (connect4_solver.h), 8×8 Othello (othello_solver.h) and Hex up to 8×8 (hex_solver.h), or
+// the generic alpha-beta solver over the Game API for any other two-player, zero-sum,
+// deterministic game with perfect information (minimax_solver.h: tic-tac-toe, endgames of
+// larger Hex and other Othello boards). Other games have none.
 #pragma once
 
 #include <cstdint>

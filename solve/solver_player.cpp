@@ -5,6 +5,7 @@
 #include "arena/player_factory.h"
 #include "solve/solver.h"
 #include "util/error.h"
+#include "util/spec.h"
 
 namespace pz::solve {
 
@@ -19,8 +20,9 @@ class SolverPlayer final : public arena::Player {
   games::Action choose_action(const games::State& state, games::Player) override {
     const Solution s = solver_->solve(state, SolveOptions{.seconds = seconds_, .each_move = true});
     if (!s.complete)
-      throw std::runtime_error("player " + name_ + ": no exact answer within " + std::to_string(seconds_) +
-                               " s for position '" + state.serialize() + "' (raise seconds=)");
+      // Out of its time the perfect player cannot play perfectly: it gives the game up, and
+      // the record says why (arena/player.h).
+      throw arena::Forfeit("no exact answer within " + util::format_double(seconds_) + " s (raise seconds=)");
     const MoveValue* best = nullptr;
     for (const MoveValue& m : s.moves) {
       if (m.value != s.value) continue;

@@ -8,6 +8,7 @@
 #include "solve/minimax_solver.h"
 #include "solve/othello_solver.h"
 #include "solve/position_set.h"
+#include "tests/solve/solution_checks.h"
 #include "util/rng.h"
 
 namespace pz::solve {
@@ -31,16 +32,6 @@ int plain_minimax(const games::State& state) {
     best = std::max(best, v);
   }
   return best;
-}
-
-void expect_same_values(const Solution& a, const Solution& b, const std::string& where) {
-  ASSERT_TRUE(a.complete && b.complete) << where;
-  EXPECT_EQ(a.value, b.value) << where;
-  ASSERT_EQ(a.moves.size(), b.moves.size()) << where;
-  for (std::size_t i = 0; i < a.moves.size(); ++i) {
-    EXPECT_EQ(a.moves[i].action, b.moves[i].action) << where;
-    EXPECT_EQ(a.moves[i].value, b.moves[i].value) << where << " move " << a.moves[i].action;
-  }
 }
 
 const SolveOptions kEveryMove{.seconds = 60, .each_move = true};
