@@ -12,6 +12,7 @@
 #include "apps/commands.h"
 #include "optim/scheduler_factory.h"
 #include "util/error.h"
+#include "util/files.h"
 #include "util/json_text.h"
 #include "util/spec.h"
 #include "util/svg_plot.h"
@@ -21,11 +22,11 @@ namespace pz::apps {
 namespace {
 
 std::string read_file(const std::string& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw util::UsageError("cannot read " + what + " '" + path + "': " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  try {
+    return util::read_text_file(path);
+  } catch (const util::UsageError& e) {
+    throw util::UsageError("cannot read " + what + ": " + e.what());
+  }
 }
 
 // --config takes a file, or the JSON itself when it starts with '{'.

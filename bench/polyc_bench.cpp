@@ -17,6 +17,7 @@
 
 #include "polyhedral/polyc.h"
 #include "polyhedral/shell.h"
+#include "util/files.h"
 
 #ifndef PZ_POLY_KERNELS_DIR
 #define PZ_POLY_KERNELS_DIR ""
@@ -123,13 +124,7 @@ static int pz_bench_printf(const char *fmt, ...) {
 #define printf pz_bench_printf
 )";
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + p.string());
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string slurp(const fs::path& p) { return util::read_text_file(p.string()); }
 
 void write_file(const fs::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary);

@@ -20,11 +20,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kSimulationChunk = 8;
 // A burst's path only takes nodes with at least this many times the burst's simulations in
 // visits, so that its held virtual losses and unpublished visits stay a small part of theirs.
-// A burst is at least two simulations long (one is an ordinary simulation).
-// (With 4, 8 and 16 here and fixed bursts of 16, bursts played even with no bursts:
-// 144-29-127, 137-36-127 and 143-27-130 over 300 Connect Four games at 20000 simulations on
-// 2 threads; the three scaled alike within this machine's noise.)
+// A burst is at least two simulations long (one is an ordinary simulation). How 4, 8 and 16
+// compare: docs/BENCHMARKS.md, "Search bursts".
 constexpr int kBurstVisitsPerSimulation = 8;
+// A proven loss scores this much less than its value in PUCT selection: more than any score
+// can differ, so it is selected only when every move loses.
+constexpr double kProvenLossPenalty = 1e6;
 
 // A node whose position has ended: exact, with the game's returns.
 void expand_terminal(Node& node, const std::vector<double>& returns) {
@@ -287,7 +288,7 @@ Node* Search::select_decision(Node* node, bool at_root) const {
     if (use_solver && c.is_proven()) {
       const double v = c.proven_value.load(std::memory_order_relaxed);
       if (num_players_ == 2 && v >= return_hi_) return true;  // a proven win: nothing else to consider
-      if (num_players_ == 2 && v <= return_lo_) penalty = 1e6;  // only if every move loses
+      if (num_players_ == 2 && v <= return_lo_) penalty = kProvenLossPenalty;
       q = b.norm(v);
     } else {
       const double eff = visits + vl * in_flight;

@@ -49,16 +49,14 @@ struct SearchConfig {
   double virtual_loss = 1.0;   // weight of one in-flight descent, counted as a loss
   // Threads sharing a tree run bursts of up to this many simulations (0: off). A burst's
   // first descent selects as usual, and its path through the busy top of the tree (the
-  // nodes with at least 8 × the burst's length in visits; the first one's visits / 8 sets
-  // the length, up to this) is kept for the whole burst: the burst's virtual
-  // losses are put on that path at once, its visits and values there are published when it
-  // ends, and its other simulations start where that path ends. Without bursts every
-  // simulation writes the same top nodes as every other thread's, and moving those cache
-  // lines between cores costs more than a cheap simulation itself; with them the threads
-  // search different subtrees for a while. Bursts and none played even over Connect Four
-  // games: `polyzero match --game connect4 --p1 mcts:sims=S,threads=2 --p2
-  // mcts:sims=S,threads=2,burst=0`: 138-32-130 (S = 20000, 300 games), 171-24-205 and
-  // 177-22-201 (S = 3000 and 800, 400 games; the same with burst=0 on both sides: 175-31-194).
+  // nodes with at least kBurstVisitsPerSimulation × the burst's length in visits, search.cpp;
+  // the first node's visits set the length, up to this) is kept for the whole burst: the
+  // burst's virtual losses are put on that path at once, its visits and values there are
+  // published when it ends, and its other simulations start where that path ends. Without
+  // bursts every simulation writes the same top nodes as every other thread's, and moving
+  // those cache lines between cores costs more than a cheap simulation itself; with them the
+  // threads search different subtrees for a while. Strength with and without bursts:
+  // docs/BENCHMARKS.md, "Search bursts".
   int burst_simulations = 16;
 
   // --- Solver and reuse ---

@@ -201,6 +201,9 @@ void apply_override(json& config, const std::string& assignment) {
     throw util::UsageError("--set " + path.substr(0, 100) + "=…: the value is nested more than " +
                            std::to_string(util::kMaxJsonDepth) + " levels deep");
   }
+  if (!util::is_valid_utf8(assignment)) {
+    throw util::UsageError("--set " + path.substr(0, 100) + "=…: not valid UTF-8 text");
+  }
   try {
     value = json::parse(text);
   } catch (const std::exception&) {

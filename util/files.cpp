@@ -66,8 +66,14 @@ std::ifstream open_for_reading(const std::string& path) {
 
 }  // namespace
 
-std::string read_text_file(const std::string& path) {
+std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
   std::ifstream in = open_for_reading(path);
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > max_bytes) {
+    throw util::UsageError(path + " is " + std::to_string(size >> 20) + " MiB; at most " + std::to_string(max_bytes >> 20) +
+                           " MiB are accepted");
+  }
   std::ostringstream s;
   s << in.rdbuf();
   if (in.bad()) throw util::UsageError("cannot read " + path);

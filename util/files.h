@@ -21,8 +21,13 @@ void sync_path(const std::string& path);
 // not a file", "not a regular file"); empty when it is a regular file.
 std::string file_problem(const std::string& path);
 
-// Throws util::UsageError saying whether the file is missing, a directory or unreadable.
-std::string read_text_file(const std::string& path);
+// Text files the program reads whole (configs, sources, run state) are at most this large by
+// default: a bigger one is refused before it is read, so memory stays bounded.
+inline constexpr std::uint64_t kMaxTextFileBytes = std::uint64_t{64} << 20;
+
+// Throws util::UsageError saying whether the file is missing, a directory, unreadable or
+// larger than `max_bytes`.
+std::string read_text_file(const std::string& path, std::uint64_t max_bytes = kMaxTextFileBytes);
 
 // A file's size and FNV-1a checksum (fnv1a.h), read in one pass. Throws util::UsageError
 // like read_text_file.

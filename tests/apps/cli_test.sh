@@ -135,7 +135,9 @@ expect_err "scheduler.milestones[1]"
 expect_status 2 "$pz" lr --config '{"type":' --steps 3
 expect_err "is not valid JSON"
 expect_status 2 "$pz" lr --config "$tmp/missing.json" --steps 3
-expect_err "cannot read --config"
+expect_err "cannot read --config: $tmp/missing.json: no such file"
+expect_status 2 "$pz" lr --config "$tmp" --steps 3
+expect_err "a directory, not a file"
 expect_status 2 "$pz" lr --config '{"type":"one_cycle","max_lr":1,"total_steps":5}' --steps 10
 expect_err "past the end of the cycle"
 expect_status 2 "$pz" lr --config '{"type":"reduce_on_plateau"}' --steps 4
@@ -188,7 +190,9 @@ expect_out "per position, all layers: L1 loads"
 expect_status 2 "$pz" polyc
 expect_err "expected IN.c -o OUT.c"
 expect_status 2 "$pz" polyc --report-net "$tmp/missing.json"
-expect_err "cannot read"
+expect_err "missing.json: no such file"
+expect_status 2 "$pz" polyc "$tmp" -o "$tmp/out.c"
+expect_err "a directory, not a file"
 
 # bench nn: both backends on a small net, one row per batch size, then the summary.
 expect_status 0 "$pz" bench nn --game connect4 --set network.blocks=1 --set network.channels=8 --batches 1,3 --seconds 0.02 --rounds 1 --json
