@@ -96,8 +96,8 @@ void add_train_command(CLI::App& app) {
       config = nn::parse_train_config(j);
       options.run_dir = args->run_dir.empty() ? default_run_dir(game->info().name) : args->run_dir;
     }
-    nn::check_train_config(config);
     if (args->print_config) {
+      nn::check_train_config(config);  // a run checks it when it starts (nn::train)
       std::cout << config.resolved.dump(2) << std::endl;
       return;
     }

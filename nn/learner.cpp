@@ -112,12 +112,13 @@ void Learner::restore_buffers(const std::vector<torch::Tensor>& saved) {
   for (auto& b : net_->buffers()) b.copy_(saved[i++]);
 }
 
+// One reduction and one read: the per-parameter norms are stacked, not read one by one.
 double Learner::gradient_norm() const {
-  double sum = 0;
+  std::vector<torch::Tensor> norms;
   for (const auto& p : net_->parameters()) {
-    if (p.grad().defined()) sum += p.grad().pow(2).sum().item<double>();
+    if (p.grad().defined()) norms.push_back(p.grad().norm());
   }
-  return std::sqrt(sum);
+  return norms.empty() ? 0.0 : torch::stack(norms).norm().item<double>();
 }
 
 bool Learner::weights_finite() const { return all_finite(*net_); }
