@@ -15,6 +15,7 @@
 #include "polyhedral/legality.h"
 #include "polyhedral/loop_order.h"
 #include "polyhedral/parallel_marks.h"
+#include "polyhedral/pass.h"
 #include "polyhedral/register_tiling.h"
 #include "polyhedral/stage_budget.h"
 #include "polyhedral/time_tiling.h"
@@ -92,18 +93,6 @@ DataMovementReport analyze_data_movement(IslContext& ctx, const Scop& scop, cons
   return d;
 }
 
-// Runs one pass and keeps its result only if every dependence still holds.
-isl::schedule checked(const char* name, const isl::schedule& before, const isl::union_map& validity,
-                      std::vector<std::string>& log, const std::function<isl::schedule()>& pass) {
-  isl::schedule after = pass();
-  if (auto bad = find_violation(after, validity)) {
-    log.push_back(std::string(name) + ": UNDONE, it would violate " + *bad);
-    return before;
-  }
-  log.push_back(std::string(name) + ": legal (all dependences respected)");
-  return after;
-}
-
 // The original iterators are dead after the region (as in Pluto and PPCG); using them keeps
 // -Wunused-variable quiet when they were declared only for these loops.
 std::string dead_iterator_uses(const Scop& scop, const std::string& indent) {
@@ -129,8 +118,7 @@ std::optional<std::string> register_blocked_code(IslContext& ctx, StageBudget& b
     deps = compute_dependences(scop);
     r = describe_scop(scop, *deps, source_line);
     r.passes = log;
-    blocked_schedule =
-        checked("register blocking", scop.schedule, deps->validity(), r.passes, [&] { return blocking->schedule; });
+    blocked_schedule = keep_if_legal("register blocking", scop.schedule, blocking->schedule, deps->validity(), r.passes);
   });
   if (!blocking) return std::nullopt;
   const isl::schedule& s = *blocked_schedule;
@@ -151,6 +139,55 @@ std::optional<std::string> register_blocked_code(IslContext& ctx, StageBudget& b
   blocked.register_block = &blocking->block;
   std::string code = budget.run("code generation", [&] { return generate_c(scop, s, blocked); });
   return co.indent + "/* polyc: " + blocking->block.describe() + " */\n" + code;
+}
+
+// The passes after isl's scheduler, in order. A stencil gets its own skewed, time-tiled
+// wavefront schedule, whose point loops keep isl's order (the stride-1 member is innermost
+// already) and are not re-tiled; any other scop gets a locality loop order, rectangular
+// tiles and unroll-and-jam. Both then get parallel and simd marks.
+const std::vector<SchedulePass>& schedule_passes() {
+  static const std::vector<SchedulePass> passes = {
+      {"time tiling", "time tiling",
+       [](const PolycOptions& o, const PassState&) { return o.tile.mode != TileOptions::Mode::kOff && o.time_tile.enabled; },
+       [](const isl::schedule&, PassInput& in) {
+         TimeTileOptions tt = in.options.time_tile;
+         tt.cache = in.options.tile.cache;
+         return time_tile(in.ctx, in.scop, in.deps, in.options.schedule, tt, in.log);
+       },
+       [](bool changed, PassState& state) { state.time_tiled = changed; }},
+      {"loop order", "loop order", [](const PolycOptions&, const PassState& state) { return !state.time_tiled; },
+       [](const isl::schedule& s, PassInput& in) -> std::optional<isl::schedule> {
+         return order_loops_for_locality(s, in.scop, in.log);
+       },
+       nullptr},
+      {"tiling", "tiling",
+       [](const PolycOptions& o, const PassState& state) {
+         return !state.time_tiled && o.tile.mode != TileOptions::Mode::kOff;
+       },
+       [](const isl::schedule& s, PassInput& in) -> std::optional<isl::schedule> {
+         return tile_bands(s, in.scop, in.options.tile, in.log, &in.state.tiled);
+       },
+       [](bool changed, PassState& state) {
+         if (!changed) state.tiled.clear();
+       }},
+      {"unroll-and-jam", "unroll-and-jam",
+       [](const PolycOptions& o, const PassState& state) { return !state.time_tiled && o.unroll_jam >= 2; },
+       [](const isl::schedule& s, PassInput& in) -> std::optional<isl::schedule> {
+         return register_tile(s, in.scop, in.options.unroll_jam, in.validity, in.log);
+       },
+       nullptr},
+      {"parallel marks", "parallel", [](const PolycOptions& o, const PassState&) { return o.parallel; },
+       [](const isl::schedule& s, PassInput& in) -> std::optional<isl::schedule> {
+         return mark_parallel_loops(s, in.validity, in.log, in.options.min_parallel_work, &in.scop);
+       },
+       nullptr},
+      {"simd marks", "vectorize", [](const PolycOptions& o, const PassState&) { return o.vectorize; },
+       [](const isl::schedule& s, PassInput& in) -> std::optional<isl::schedule> {
+         return mark_simd_loops(s, in.validity, in.log, &in.scop);
+       },
+       nullptr},
+  };
+  return passes;
 }
 
 }  // namespace
@@ -174,56 +211,20 @@ std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, Sc
   if (so.stream_bytes > 0 && o.tile.cache.l2 > 0) so.stream_bytes = o.tile.cache.l2;
   ScheduleResult sr = budget.run("scheduling", [&] { return compute_schedule(ctx, scop, deps, so); });
   report.schedule_origin = sr.origin;
-  isl::schedule s = sr.schedule;
-  // A stencil gets its own skewed, time-tiled wavefront schedule; its point loops keep
-  // isl's order (the stride-1 member is innermost already) and are not re-tiled.
-  bool time_tiled = false;
-  std::vector<TiledBand> tiled;
+  PassState state;
+  PassInput in{ctx, scop, deps, validity, o, state, log};
+  isl::schedule s = run_passes(schedule_passes(), sr.schedule, in, budget);
   std::string movement_note;
-  if (o.tile.mode != TileOptions::Mode::kOff && o.time_tile.enabled) {
-    TimeTileOptions tt = o.time_tile;
-    tt.cache = o.tile.cache;
-    budget.run("time tiling", [&] {
-      if (auto t = time_tile(ctx, scop, deps, o.schedule, tt, log)) {
-        isl::schedule before = s;
-        s = checked("time tiling", s, validity, log, [&] { return *t; });
-        time_tiled = isl_schedule_plain_is_equal(s.get(), before.get()) != isl_bool_true;
-      }
-    });
-    if (time_tiled) {
-      report.schedule_origin += ", time-tiled wavefront";
-      movement_note = "time-tiled (parallelogram tiles): per-tile footprints not computed";
-    }
+  if (state.time_tiled) {
+    report.schedule_origin += ", time-tiled wavefront";
+    movement_note = "time-tiled (parallelogram tiles): per-tile footprints not computed";
+  } else if (state.tiled.empty()) {
+    movement_note = "no band tiled rectangularly: no per-tile footprints";
   }
-  if (!time_tiled) {
-    s = budget.run("loop order", [&] {
-      return checked("loop order", s, validity, log, [&] { return order_loops_for_locality(s, scop, log); });
-    });
-    if (o.tile.mode != TileOptions::Mode::kOff) {
-      budget.run("tiling", [&] {
-        isl::schedule before = s;
-        s = checked("tiling", s, validity, log, [&] { return tile_bands(s, scop, o.tile, log, &tiled); });
-        if (isl_schedule_plain_is_equal(s.get(), before.get()) == isl_bool_true) tiled.clear();
-      });
-    }
-    if (tiled.empty()) movement_note = "no band tiled rectangularly: no per-tile footprints";
-    if (o.unroll_jam >= 2)
-      s = budget.run("unroll-and-jam", [&] {
-        return checked("unroll-and-jam", s, validity, log, [&] { return register_tile(s, scop, o.unroll_jam, validity, log); });
-      });
-  }
-  if (o.parallel)
-    s = budget.run("parallel marks", [&] {
-      return checked("parallel", s, validity, log, [&] { return mark_parallel_loops(s, validity, log, o.min_parallel_work, &scop); });
-    });
-  if (o.vectorize)
-    s = budget.run("simd marks", [&] {
-      return checked("vectorize", s, validity, log, [&] { return mark_simd_loops(s, validity, log, &scop); });
-    });
   report.schedule = isl_str(s);
   if (o.data_movement)
     report.data_movement = budget.run("data movement", [&] {
-      return analyze_data_movement(ctx, scop, deps, tiled, o.tile.cache, o.data_movement_budget, movement_note);
+      return analyze_data_movement(ctx, scop, deps, state.tiled, o.tile.cache, o.data_movement_budget, movement_note);
     });
   std::string code = indent + "/* polyc: scop of line " + std::to_string(source_line) + ", " + sr.origin + " */\n";
   code += budget.run("code generation", [&] { return generate_c(scop, s, co); });

@@ -1,9 +1,13 @@
 // polyc: the source-to-source driver. Each scop region of a C file goes through
-//   frontend → dependences → isl schedule → loop order → tiling → parallel / simd marks
-//   → legality check after every pass (an illegal step is undone and reported) → C
+//   frontend → dependences → isl schedule → the schedule passes → C
 // and replaces its region; the rest of the file is copied byte for byte. Every stage runs
 // under a budget (stage_budget.h); a region whose pipeline runs over one is kept as written
 // (its source order), with a warning naming the region and the stage.
+//
+// The schedule passes are a list of SchedulePass (pass.h), all of one signature, each
+// re-checked for legality (an illegal step is undone and reported): time tiling (stencils),
+// or loop order → tiling → unroll-and-jam; then parallel and simd marks. A reduction chain
+// takes the register-blocked path instead (register_blocking.h).
 #pragma once
 
 #include <string>
