@@ -62,6 +62,22 @@ std::string shortest(double v) {
   return ec == std::errc() ? std::string(buf, end) : util::format_double(v);
 }
 
+// The scheduler registry as a table (or JSON), for `lr --list`.
+void print_scheduler_types(bool json) {
+  if (json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& e : optim::scheduler_registry())
+      out.push_back({{"type", e.name}, {"pytorch", e.pytorch}, {"fields", e.fields}});
+    std::cout << out.dump(2) << "\n";
+    return;
+  }
+  std::cout << "type (PyTorch name): fields (default)\n";
+  for (const auto& e : optim::scheduler_registry())
+    std::cout << "  " << e.name << " (" << e.pytorch << "): " << e.fields << "\n";
+  std::cout << "Any config may add \"chainable\": bool and \"warmup\": {\"type\": linear|constant|exponential, "
+               "\"steps\": N, ...}.\n";
+}
+
 }  // namespace
 
 void add_lr_command(CLI::App& app) {
@@ -74,13 +90,13 @@ void add_lr_command(CLI::App& app) {
     std::string plot;
     bool log_y = false;
     std::string metrics;
+    bool list = false;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("--config,-c", args->config,
                   "scheduler config: a JSON file, or the JSON itself, e.g. "
-                  "'{\"type\":\"poly\",\"total_iters\":100,\"power\":0.9,\"warmup\":{\"type\":\"linear\",\"steps\":10}}'")
-      ->required();
-  cmd->add_option("--steps,-n", args->steps, "number of values: t = 0..N-1")->required()->check(CLI::Range(1, 10000000));
+                  "'{\"type\":\"poly\",\"total_iters\":100,\"power\":0.9,\"warmup\":{\"type\":\"linear\",\"steps\":10}}' (required)");
+  cmd->add_option("--steps,-n", args->steps, "number of values: t = 0..N-1 (required)")->check(CLI::Range(1, 10000000));
   cmd->add_option("--lr", args->base_lr,
                   "base lr of the param group (a list \"0.1,0.01\" for several groups); the default 1 prints the "
                   "factor applied to the base lr")
@@ -91,7 +107,11 @@ void add_lr_command(CLI::App& app) {
   cmd->add_option("--metrics", args->metrics,
                   "for reduce_on_plateau: a file of N-1 metric values (the metric after each step), "
                   "separated by spaces, commas or newlines");
+  cmd->add_flag("--list", args->list, "list the scheduler types with their fields and defaults, and exit");
   cmd->callback([args] {
+    if (args->list) return print_scheduler_types(args->json);
+    if (args->config.empty()) throw util::UsageError("lr: --config is required (--list shows the scheduler types)");
+    if (args->steps == 0) throw util::UsageError("lr: --steps is required: how many values, t = 0..N-1");
     const nlohmann::json config = load_config(args->config);
     const std::vector<double> base = parse_numbers(args->base_lr, "--lr");
     if (base.empty()) throw util::UsageError("--lr: give at least one base learning rate");

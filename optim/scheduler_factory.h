@@ -17,6 +17,7 @@
 // list of fields per type, with defaults, is in optim/README.md.
 #pragma once
 
+#include <functional>
 #include <map>
 
 #include "optim/lr_scheduler.h"
@@ -28,6 +29,31 @@ struct SchedulerContext {
   // Functions a "lambda" config may name in "lr_lambda".
   std::map<std::string, LrLambda> lambdas;
 };
+
+class ConfigFields;
+
+// What a type's builder reads: the config's fields (whose unread keys are reported as
+// unknown afterwards), the optimiser's groups, the closed or chainable form, and a way to
+// build nested configs (path, chainable, inside "chained").
+struct SchedulerBuild {
+  ConfigFields& fields;
+  std::shared_ptr<ParamGroups> groups;
+  bool chainable;
+  const SchedulerContext& context;
+  std::function<std::unique_ptr<LRScheduler>(const nlohmann::json&, const std::string&, bool, bool)> nested;
+};
+
+// One scheduler type: its name, PyTorch's class name (accepted as an alias), its fields
+// with their defaults (what `polyzero lr --list` prints), and its builder.
+struct SchedulerEntry {
+  const char* name;
+  const char* pytorch;
+  const char* fields;
+  std::unique_ptr<LRScheduler> (*build)(SchedulerBuild&);
+};
+
+// Every type build_scheduler accepts; adding a scheduler is adding a row here.
+const std::vector<SchedulerEntry>& scheduler_registry();
 
 // `path` names the config in error messages.
 std::unique_ptr<LRScheduler> build_scheduler(const nlohmann::json& config, std::shared_ptr<ParamGroups> groups,

@@ -112,6 +112,10 @@ expect_err "cannot read model checkpoint"
 
 # lr: a schedule as text, JSON and SVG; config mistakes name the field and exit 2.
 [[ $main_help == *"  lr  "* ]] || fail "--help does not list lr: $main_help"
+expect_status 0 "$pz" lr --list
+expect_out "poly (PolynomialLR): total_iters or total_steps (5)"
+expect_status 2 "$pz" lr --steps 3
+expect_err "--config is required (--list shows the scheduler types)"
 sched='{"type":"poly","total_iters":4,"power":1,"warmup":{"type":"linear","steps":2,"start_factor":0.5}}'
 expect_status 0 "$pz" lr --config "$sched" --steps 8 --lr 0.1
 expect_out "step lr"

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include "optim/composite.h"
 #include "optim/one_cycle.h"
@@ -25,6 +26,29 @@ std::vector<double> curve(const json& config, std::int64_t steps, double base = 
   std::vector<double> out;
   for (const auto& row : lr_table(config, {base}, steps)) out.push_back(row[0]);
   return out;
+}
+
+// Building {"type": alias} must do exactly what {"type": name} does: the same schedule, or
+// the same complaint about a missing field.
+std::string outcome(const json& config) {
+  try {
+    return json(lr_table(config, {0.1}, 4)).dump();
+  } catch (const util::UsageError& e) {
+    return e.what();
+  }
+}
+
+TEST(Registry, EveryTypeIsReachableByItsNameAndItsPyTorchName) {
+  std::set<std::string> names;
+  for (const auto& e : scheduler_registry()) {
+    EXPECT_TRUE(names.insert(e.name).second) << e.name;
+    EXPECT_TRUE(names.insert(e.pytorch).second) << e.pytorch;
+    EXPECT_NE(std::string(e.fields), "");
+    EXPECT_EQ(outcome({{"type", e.pytorch}}), outcome({{"type", e.name}})) << e.name;
+  }
+  EXPECT_EQ(scheduler_types().size(), scheduler_registry().size());
+  EXPECT_EQ(outcome({{"type", "poly"}}), outcome({{"type", "PolynomialLR"}}));
+  EXPECT_NE(outcome({{"type", "poly"}}).find("[[0.1],"), std::string::npos);
 }
 
 TEST(Semantics, ConstructionAppliesLrZeroAndStepMovesToLrT) {
