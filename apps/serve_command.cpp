@@ -6,6 +6,7 @@
 #include "apps/commands.h"
 #include "apps/game_args.h"
 #include "server/play_server.h"
+#include "util/data_dirs.h"
 #include "util/error.h"
 #include "util/stop_signal.h"
 
@@ -15,17 +16,20 @@ void add_serve_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("serve", "play in a browser against the AI: a web page and a JSON API (see server/README.md)");
   auto options = std::make_shared<server::ServeOptions>();
   auto models = std::make_shared<std::vector<std::string>>();
-  options->web_dir = PZ_SOURCE_DIR "/server/web";
   cmd->add_option("--host", options->host, "address to listen on (loopback unless told otherwise)")->capture_default_str();
   cmd->add_option("--port", options->port, "port (0: any free port)")->check(CLI::Range(0, 65535))->capture_default_str();
   cmd->add_option("--model", *models, "GAME=CHECKPOINT: the default AI of a game searches with this network (repeatable)");
   cmd->add_option("--db", options->db, "SQLite file of the sessions (:memory: keeps nothing)")->capture_default_str();
-  cmd->add_option("--web", options->web_dir, "directory of the page's files")->capture_default_str();
+  cmd->add_option("--web", options->web_dir,
+                  "directory of the page's files (default: $PZ_WEB_DIR, else found beside the executable: "
+                  "share/polyzero/web of an install, server/web of a source tree)");
   cmd->add_option("--ai-threads", options->ai_threads, "AI searches run at once")->check(CLI::Range(1, 64))->capture_default_str();
   cmd->add_option("--ai-queue", options->ai_queue, "AI moves waiting at most; more are refused (503)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   cmd->callback([options, models] {
+    if (options->web_dir.empty())
+      options->web_dir = util::require_data_dir({"PZ_WEB_DIR", "web", "server/web", "index.html"}, "the web client");
     options->models = parse_game_models(*models);
     server::PlayServer server(*options);
     const int port = server.bind();

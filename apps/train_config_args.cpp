@@ -1,9 +1,7 @@
 #include "apps/train_config_args.h"
 
-#include <cstdlib>
-#include <filesystem>
-
 #include "nn/files.h"
+#include "util/data_dirs.h"
 #include "util/error.h"
 #include "util/json_text.h"
 
@@ -12,22 +10,9 @@ namespace pz::apps {
 namespace {
 
 std::string find_game_config(const std::string& game_name) {
-  namespace fs = std::filesystem;
-  std::vector<fs::path> dirs;
-  if (const char* env = std::getenv("PZ_CONFIG_DIR")) dirs.emplace_back(env);
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    dirs.push_back(exe.parent_path() / "configs");
-    dirs.push_back(exe.parent_path().parent_path() / "configs");
-  }
-  dirs.emplace_back(PZ_SOURCE_DIR "/configs");
-  dirs.emplace_back("configs");
-  for (const auto& d : dirs) {
-    const fs::path p = d / (game_name + ".json");
-    if (fs::is_regular_file(p, ec)) return p.string();
-  }
-  return "";
+  const std::string file = game_name + ".json";
+  const auto dir = util::find_data_dir({"PZ_CONFIG_DIR", "configs", "configs", file});
+  return dir ? *dir + "/" + file : "";
 }
 
 nlohmann::json read_json_file(const std::string& path) {

@@ -1,6 +1,6 @@
 // The training config as train and bench train assemble it: built-in defaults, then
-// configs/<game>.json (found next to the binary, in $PZ_CONFIG_DIR, the source tree or
-// ./configs), then a --config file, then --set overrides.
+// configs/<game>.json ($PZ_CONFIG_DIR, or found beside the executable: util/data_dirs.h),
+// then a --config file, then --set overrides.
 #pragma once
 
 #include <string>

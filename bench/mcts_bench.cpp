@@ -8,7 +8,11 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "bench/mctsbot_reference.h"
+#include "bench/text.h"
+#include "games/registry.h"
 #include "mcts/evaluator.h"
 #include "mcts/search.h"
 
@@ -146,6 +150,62 @@ MctsBenchResult measure_mcts(const games::Game& game, int threads, double second
     scaling.cpu_efficiency = row[0].per_cpu_second() > 0 ? row[1].per_cpu_second() / row[0].per_cpu_second() : 0;
   }
   return out;
+}
+
+namespace {
+
+nlohmann::json row_json(const MctsThroughput& row) {
+  return {{"game", row.game}, {"search", row.search}, {"evaluator", row.evaluator}, {"threads", row.threads},
+          {"trees", row.trees}, {"simulations", row.simulations}, {"seconds", row.seconds},
+          {"simulations_per_second", row.per_second()}, {"simulations_per_cpu_second", row.per_cpu_second()},
+          {"collisions", row.collisions}};
+}
+
+nlohmann::json scaling_json(const MctsScaling& s) {
+  return {{"shared_tree", s.shared_tree}, {"separate_trees", s.separate_trees}, {"cpu_efficiency", s.cpu_efficiency}};
+}
+
+void write_mcts_json(const MctsBenchResult& r, int threads, std::ostream& out) {
+  for (const auto& row : r.rows) out << row_json(row).dump() << std::endl;
+  if (r.rollout_vs_reference > 0)
+    out << nlohmann::json{{"rollout_vs_mctsbot_design", r.rollout_vs_reference}}.dump() << std::endl;
+  if (threads == 1) return;
+  out << nlohmann::json{{"threads", threads}, {"scaling_uniform", scaling_json(r.uniform)},
+                        {"scaling_rollout", scaling_json(r.rollout)}}
+             .dump()
+      << std::endl;
+}
+
+void write_mcts_table(const MctsBenchResult& r, int threads, std::ostream& out) {
+  out << format("%-24s %-15s %-9s %8s %6s %12s %14s %14s %12s\n", "game", "search", "evaluator", "threads", "trees",
+                "simulations", "simulations/s", "sims/cpu-s", "collisions");
+  for (const auto& row : r.rows)
+    out << format("%-24s %-15s %-9s %8d %6d %12lld %14.0f %14.0f %12lld\n", row.game.c_str(), row.search.c_str(),
+                  row.evaluator.c_str(), row.threads, row.trees, static_cast<long long>(row.simulations), row.per_second(),
+                  row.per_cpu_second(), static_cast<long long>(row.collisions));
+  if (r.rollout_vs_reference > 0)
+    out << format("1 thread with rollouts: %.2fx the simulations/s of the MCTSBot-design reference on the same game code\n",
+                  r.rollout_vs_reference);
+  if (threads == 1) return;
+  out << format("scaling 1 -> %d threads on one tree: uniform %.2fx, rollout %.2fx (per CPU-second: %.2f, %.2f)\n", threads,
+                r.uniform.shared_tree, r.rollout.shared_tree, r.uniform.cpu_efficiency, r.rollout.cpu_efficiency);
+  out << format("baseline, %d threads on separate trees (the machine's ceiling): uniform %.2fx, rollout %.2fx\n", threads,
+                r.uniform.separate_trees, r.rollout.separate_trees);
+  out << format("one tree / separate trees: uniform %.2f, rollout %.2f\n",
+                r.uniform.separate_trees > 0 ? r.uniform.shared_tree / r.uniform.separate_trees : 0,
+                r.rollout.separate_trees > 0 ? r.rollout.shared_tree / r.rollout.separate_trees : 0);
+}
+
+}  // namespace
+
+void run_mcts_bench(const MctsBenchOptions& options, std::ostream& out) {
+  const auto game = games::make_game(options.game);
+  const auto r = measure_mcts(*game, options.threads, options.seconds, options.simulations, options.seed, options.rounds);
+  if (options.json) {
+    write_mcts_json(r, options.threads, out);
+  } else {
+    write_mcts_table(r, options.threads, out);
+  }
 }
 
 }  // namespace pz::bench

@@ -18,6 +18,8 @@
 // (mctsbot_reference.h), with one random rollout per leaf, timed the same way.
 #pragma once
 
+#include <ostream>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -63,5 +65,18 @@ struct MctsBenchResult {
 
 MctsBenchResult measure_mcts(const games::Game& game, int threads, double seconds, int simulations_per_search,
                              std::uint64_t seed, int rounds = 5);
+
+struct MctsBenchOptions {
+  std::string game = "connect4";
+  int threads = 2;       // largest thread count (1 and this are measured)
+  double seconds = 2.0;  // per configuration, split over the rounds
+  int simulations = 10000;
+  int rounds = 5;
+  bool json = false;     // one JSON object per row, then the scaling
+  std::uint64_t seed = 12345;
+};
+
+// `polyzero bench mcts`: the rows, the comparison with the reference and the scaling.
+void run_mcts_bench(const MctsBenchOptions& options, std::ostream& out);
 
 }  // namespace pz::bench

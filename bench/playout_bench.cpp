@@ -3,6 +3,10 @@
 #include <chrono>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "bench/text.h"
+#include "games/registry.h"
 #include "util/rng.h"
 
 namespace pz::bench {
@@ -40,6 +44,29 @@ PlayoutThroughput measure_random_playouts(const games::Game& game, double second
   } while (Clock::now() < deadline);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
+}
+
+void run_playout_bench(const PlayoutBenchOptions& options, std::ostream& out) {
+  std::vector<std::shared_ptr<const games::Game>> list;
+  if (options.games.empty()) {
+    for (const auto& entry : games::registered_games()) list.push_back(games::make_game(entry.name));
+  } else {
+    for (const auto& spec : options.games) list.push_back(games::make_game(spec));
+  }
+  if (!options.json) out << format("%-36s %10s %12s %14s %12s\n", "game", "games", "games/s", "moves/s", "moves/game");
+  for (const auto& game : list) {
+    const auto r = measure_random_playouts(*game, options.seconds, options.seed);
+    if (options.json) {
+      out << nlohmann::json{{"game", r.game}, {"games", r.games}, {"moves", r.moves}, {"seconds", r.seconds},
+                            {"games_per_second", r.games_per_second()}, {"moves_per_second", r.moves_per_second()}}
+                 .dump()
+          << std::endl;
+    } else {
+      out << format("%-36s %10lld %12.0f %14.0f %12.1f\n", r.game.c_str(), static_cast<long long>(r.games),
+                    r.games_per_second(), r.moves_per_second(), static_cast<double>(r.moves) / static_cast<double>(r.games))
+          << std::flush;
+    }
+  }
 }
 
 }  // namespace pz::bench

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
+#include <vector>
 
 #include "games/game.h"
 
@@ -22,5 +24,16 @@ struct PlayoutThroughput {
 // game), through the public State API only: legal_actions into a reused buffer, then
 // apply_action (chance outcomes drawn uniformly among the listed ones).
 PlayoutThroughput measure_random_playouts(const games::Game& game, double seconds, std::uint64_t seed);
+
+struct PlayoutBenchOptions {
+  std::vector<std::string> games;  // game specs; empty: every registered game with its defaults
+  double seconds = 1.0;            // per game
+  bool json = false;               // one JSON object per game instead of a table
+  std::uint64_t seed = 12345;
+};
+
+// `polyzero bench games`: measures each game in turn and writes its row to `out` as soon as
+// it is measured.
+void run_playout_bench(const PlayoutBenchOptions& options, std::ostream& out);
 
 }  // namespace pz::bench

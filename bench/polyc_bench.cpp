@@ -17,11 +17,8 @@
 
 #include "polyhedral/polyc.h"
 #include "polyhedral/shell.h"
+#include "util/data_dirs.h"
 #include "util/files.h"
-
-#ifndef PZ_POLY_KERNELS_DIR
-#define PZ_POLY_KERNELS_DIR ""
-#endif
 
 namespace pz::bench {
 
@@ -388,7 +385,9 @@ std::string add_harness_prelude(const std::string& source) { return kPrelude + s
 PolycBenchResult run_polyc_bench(const PolycBenchOptions& options) {
   PolycBenchOptions o = options;
   if (o.kernels.empty()) o.kernels = default_polyc_kernels();
-  if (o.kernels_dir.empty()) o.kernels_dir = PZ_POLY_KERNELS_DIR;
+  if (o.kernels_dir.empty())
+    o.kernels_dir = util::require_data_dir({"PZ_KERNELS_DIR", "kernels", "tests/polyhedral/kernels", "gemm.c"},
+                                           "the benchmark kernels");
   auto say = [&](const std::string& s) {
     if (o.progress) o.progress(s);
   };

@@ -30,7 +30,7 @@ struct PolycBenchOptions {
   int threads = 2;                   // OpenMP threads for polyc and parallel Polly
   int repeats = 3;                   // best of (fewer once a variant has run variant_seconds)
   double variant_seconds = 3;
-  std::string kernels_dir;           // empty: the source tree's tests/polyhedral/kernels
+  std::string kernels_dir;           // empty: $PZ_KERNELS_DIR or beside the executable (util/data_dirs.h)
   std::string work_dir;              // empty: a fresh temporary directory, removed afterwards
   double timeout_seconds = 300;      // per compile or run
   std::function<void(const std::string&)> progress;  // one line per step (stderr in the CLI)

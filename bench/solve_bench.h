@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -23,5 +24,18 @@ struct SolveThroughput {
 // (`weak`) or with distances. Throws util::UsageError when the game has no solver.
 std::vector<SolveThroughput> measure_solver(const games::Game& game, const std::vector<int>& plies, int count, bool weak,
                                             double seconds_per_position, std::uint64_t seed);
+
+struct SolveBenchOptions {
+  std::string game = "connect4";
+  std::vector<int> plies{8, 12, 16, 20, 24};
+  int positions = 10;           // per ply
+  bool weak = false;            // win/draw/loss only
+  double seconds = 60;          // limit per position
+  bool json = false;            // one JSON object per ply instead of a table
+  std::uint64_t seed = 12345;
+};
+
+// `polyzero bench solve`: one row per ply.
+void run_solve_bench(const SolveBenchOptions& options, std::ostream& out);
 
 }  // namespace pz::bench

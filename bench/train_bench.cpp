@@ -8,6 +8,9 @@
 #include <mutex>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
+#include "bench/text.h"
 #include "games/registry.h"
 #include "mcts/batching_evaluator.h"
 #include "mcts/selfplay.h"
@@ -97,6 +100,48 @@ TrainBenchResult measure_training(const nn::TrainConfig& config, double seconds)
   }
   r.learner_seconds = std::chrono::duration<double>(Clock::now() - learn_start).count();
   return r;
+}
+
+namespace {
+
+nlohmann::json train_json(const TrainBenchResult& r, const std::string& backend) {
+  return {{"game", r.game},
+          {"backend", backend},
+          {"threads", r.threads},
+          {"games_per_thread", r.games_per_thread},
+          {"simulations", r.simulations},
+          {"selfplay_seconds", r.selfplay_seconds},
+          {"games", r.games},
+          {"positions_per_second", r.positions_per_second()},
+          {"leaf_evaluations_per_second", r.leaf_evaluations_per_second()},
+          {"net_evaluations_per_second", r.net_evaluations_per_second()},
+          {"mean_batch", r.mean_batch()},
+          {"cache_hits", r.cache_hits},
+          {"batch_size", r.batch_size},
+          {"learner_steps", r.learner_steps},
+          {"learner_samples_per_second", r.learner_samples_per_second()}};
+}
+
+std::string train_text(const TrainBenchResult& r, const std::string& backend) {
+  return format("game %s, backend %s: %d actor thread(s) x %d games, %d simulations per move\n", r.game.c_str(),
+                backend.c_str(), r.threads, r.games_per_thread, r.simulations) +
+         format("  self-play   %10.1f positions/s  (%lld games finished in %.1f s)\n", r.positions_per_second(),
+                static_cast<long long>(r.games), r.selfplay_seconds) +
+         format("  search      %10.0f leaf evaluations/s (%lld cache hits)\n", r.leaf_evaluations_per_second(),
+                static_cast<long long>(r.cache_hits)) +
+         format("  network     %10.0f evaluations/s, mean batch %.1f\n", r.net_evaluations_per_second(), r.mean_batch()) +
+         format("  learner     %10.0f samples/s (batch %d, %lld steps)\n", r.learner_samples_per_second(), r.batch_size,
+                static_cast<long long>(r.learner_steps));
+}
+
+}  // namespace
+
+void run_train_bench(nn::TrainConfig config, const TrainBenchOptions& options, std::ostream& out) {
+  for (const std::string& backend : options.backends) {
+    config.backend = backend;
+    const auto r = measure_training(config, options.seconds);
+    out << (options.json ? train_json(r, backend).dump() + "\n" : train_text(r, backend)) << std::flush;
+  }
 }
 
 }  // namespace pz::bench

@@ -8,6 +8,10 @@
 //   learner     minibatch optimiser steps on self-play samples: samples per second
 #pragma once
 
+#include <ostream>
+#include <string>
+#include <vector>
+
 #include <cstdint>
 #include <string>
 
@@ -31,5 +35,14 @@ struct TrainBenchResult {
 };
 
 TrainBenchResult measure_training(const nn::TrainConfig& config, double seconds);
+
+struct TrainBenchOptions {
+  std::vector<std::string> backends{"torch", "poly"};  // self-play network backends, one after the other
+  double seconds = 10.0;  // self-play time per backend (the learner gets half of it, at least 1 s)
+  bool json = false;      // one JSON object per backend instead of text
+};
+
+// `polyzero bench train`: the rates of `config` with each backend in turn.
+void run_train_bench(nn::TrainConfig config, const TrainBenchOptions& options, std::ostream& out);
 
 }  // namespace pz::bench
