@@ -244,115 +244,148 @@ void Search::apply_root_noise(Node* children, int count) {
 
 // --- Selection -----------------------------------------------------------------------
 
-Node* Search::select_decision(Node* node, bool at_root) const {
-  const int n = node->num_children;
-  Node* children = node->children;
-  const Bounds b = bounds();
-  const double vl = config_.virtual_loss;
-  const bool use_solver = config_.solver && solvable_;
-  const bool forced = at_root && noise_active_ && config_.forced_playouts;
-  const Bounds::Affine norm = b.affine();
-  const double loss_value = vl * b.lo;
-  const double fpu_reduction = at_root ? config_.fpu_reduction_root : config_.fpu_reduction;
+// The PUCT terms of a decision node's children, read once per selection: the score of each
+// child (AlphaZero's PUCT with first-play urgency as in Leela and KataGo, virtual loss for
+// children other threads are descending into, proven values when the solver is on), the
+// sums first-play urgency needs, and the best child so far.
+class Search::ChildScores {
+ public:
+  ChildScores(const Search& search, const Node& node, bool at_root)
+      : search_(search),
+        node_(node),
+        b_(search.bounds()),
+        vl_(search.config_.virtual_loss),
+        use_solver_(search.config_.solver && search.solvable_),
+        norm_(b_.affine()),
+        loss_value_(vl_ * b_.lo),
+        fpu_reduction_(at_root ? search.config_.fpu_reduction_root : search.config_.fpu_reduction),
+        best_(node.children) {}
 
-  // The children's statistics that first-play urgency needs: the parent's value for its
-  // mover is its own evaluation averaged with its children's, reduced by the prior mass
-  // already explored.
-  double sum_w = 0, sum_n = 0, sum_in_flight = 0, visited_prior = 0;
-  const auto count = [&](const Node& c, int visits, int in_flight) {
+  // Adds a child to the sums: the parent's value for its mover is its own evaluation
+  // averaged with its children's, reduced by the prior mass already explored.
+  void count(const Node& c, int visits, int in_flight) {
     if (visits > 0) {
-      sum_w += c.value_sum.load(std::memory_order_relaxed);
-      sum_n += visits;
+      sum_w_ += c.value_sum.load(std::memory_order_relaxed);
+      sum_n_ += visits;
     }
-    sum_in_flight += in_flight;
-    if (visits > 0 || in_flight > 0) visited_prior += c.prior;
-  };
-  const auto first_play_urgency = [&] {
-    return b.norm((node->eval_value + sum_w) / (1.0 + sum_n)) - fpu_reduction * std::sqrt(visited_prior);
-  };
-
-  Node* best = children;
-  double best_score = -kInf;
-  const auto consider = [&](Node& c, double score) {
-    if (score > best_score) {
-      best_score = score;
-      best = &c;
-    }
-  };
-  // The score of a child with visits, virtual losses or a proof (unvisited children score
-  // the urgency instead). Returns true when the child is a proven win, which ends the
+    sum_in_flight_ += in_flight;
+    if (visits > 0 || in_flight > 0) visited_prior_ += c.prior;
+  }
+  double sum_n() const { return sum_n_; }
+  double sum_in_flight() const { return sum_in_flight_; }
+  double first_play_urgency() const {
+    return b_.norm((node_.eval_value + sum_w_) / (1.0 + sum_n_)) - fpu_reduction_ * std::sqrt(visited_prior_);
+  }
+  // Whether the child has visits, virtual losses or a proof (unvisited children score the
+  // urgency instead).
+  bool is_known(const Node& c, int visits, int in_flight) const {
+    return (use_solver_ && c.is_proven()) || visits + in_flight > 0;
+  }
+  // The score of a known child. Returns true when the child is a proven win, which ends the
   // selection.
-  const auto score_known = [&](Node& c, int visits, int in_flight, double explore, double& score) {
+  bool score_known(const Node& c, int visits, int in_flight, double explore, double& score) const {
     double q;
     double penalty = 0;
-    if (use_solver && c.is_proven()) {
+    if (use_solver_ && c.is_proven()) {
       const double v = c.proven_value.load(std::memory_order_relaxed);
-      if (num_players_ == 2 && v >= return_hi_) return true;  // a proven win: nothing else to consider
-      if (num_players_ == 2 && v <= return_lo_) penalty = kProvenLossPenalty;
-      q = b.norm(v);
+      if (search_.num_players_ == 2 && v >= search_.return_hi_) return true;  // a proven win: nothing else to consider
+      if (search_.num_players_ == 2 && v <= search_.return_lo_) penalty = kProvenLossPenalty;
+      q = b_.norm(v);
     } else {
-      const double eff = visits + vl * in_flight;
-      q = norm((c.value_sum.load(std::memory_order_relaxed) + loss_value * in_flight) / eff);
+      const double eff = visits + vl_ * in_flight;
+      q = norm_((c.value_sum.load(std::memory_order_relaxed) + loss_value_ * in_flight) / eff);
     }
     score = q + explore * c.prior / (1.0 + visits + in_flight) - penalty;
     return false;
-  };
-  const auto is_known = [&](const Node& c, int visits, int in_flight) {
-    return (use_solver && c.is_proven()) || visits + in_flight > 0;
-  };
-
-  if (at_root) {
-    // The root's own count lags while run() defers it (backup); every simulation through the
-    // root went through one child, so 1 + the children's count is the same number. That
-    // needs the children's sums before any score: two passes.
-    for (int i = 0; i < n; ++i) {
-      Node& c = children[i];
-      count(c, c.visits.load(std::memory_order_relaxed), c.in_flight.load(std::memory_order_relaxed));
-    }
-    const double parent_n = 1.0 + sum_n + sum_in_flight;
-    const double explore = config_.puct_exploration(parent_n);
-    const double fpu = first_play_urgency();
-    for (int i = 0; i < n; ++i) {
-      Node& c = children[i];
-      const int visits = c.visits.load(std::memory_order_relaxed);
-      const int in_flight = c.in_flight.load(std::memory_order_relaxed);
-      if (forced && c.prior > 0 && visits + in_flight < std::sqrt(config_.forced_playout_k * c.prior * parent_n)) return &c;
-      double score;
-      if (!is_known(c, visits, in_flight)) {
-        score = fpu + explore * c.prior / (1.0 + visits + in_flight);
-      } else if (score_known(c, visits, in_flight, explore, score)) {
-        return &c;
-      }
-      consider(c, score);
-    }
-    return best;
   }
+  void consider(Node& c, double score) {
+    if (score > best_score_) {
+      best_score_ = score;
+      best_ = &c;
+    }
+  }
+  Node* best() const { return best_; }
+  double best_score() const { return best_score_; }
 
+ private:
+  const Search& search_;
+  const Node& node_;
+  const Bounds b_;
+  const double vl_;
+  const bool use_solver_;
+  const Bounds::Affine norm_;
+  const double loss_value_;
+  const double fpu_reduction_;
+  double sum_w_ = 0, sum_n_ = 0, sum_in_flight_ = 0, visited_prior_ = 0;
+  Node* best_;
+  double best_score_ = -kInf;
+};
+
+Node* Search::select_decision(Node* node, bool at_root) const {
+  ChildScores scores(*this, *node, at_root);
+  return at_root ? select_root_child(*node, scores) : select_inner_child(*node, scores);
+}
+
+Node* Search::select_root_child(const Node& node, ChildScores& scores) const {
+  // The root's own count lags while run() defers it (backup); every simulation through the
+  // root went through one child, so 1 + the children's count is the same number. That
+  // needs the children's sums before any score: two passes.
+  const int n = node.num_children;
+  Node* children = node.children;
+  const bool forced = noise_active_ && config_.forced_playouts;
+  for (int i = 0; i < n; ++i) {
+    Node& c = children[i];
+    scores.count(c, c.visits.load(std::memory_order_relaxed), c.in_flight.load(std::memory_order_relaxed));
+  }
+  const double parent_n = 1.0 + scores.sum_n() + scores.sum_in_flight();
+  const double explore = config_.puct_exploration(parent_n);
+  const double fpu = scores.first_play_urgency();
+  for (int i = 0; i < n; ++i) {
+    Node& c = children[i];
+    const int visits = c.visits.load(std::memory_order_relaxed);
+    const int in_flight = c.in_flight.load(std::memory_order_relaxed);
+    // Forced playouts (KataGo): a child with a prior gets at least sqrt(k · prior · N) visits.
+    if (forced && c.prior > 0 && visits + in_flight < std::sqrt(config_.forced_playout_k * c.prior * parent_n)) return &c;
+    double score;
+    if (!scores.is_known(c, visits, in_flight)) {
+      score = fpu + explore * c.prior / (1.0 + visits + in_flight);
+    } else if (scores.score_known(c, visits, in_flight, explore, score)) {
+      return &c;
+    }
+    scores.consider(c, score);
+  }
+  return scores.best();
+}
+
+Node* Search::select_inner_child(const Node& node, ChildScores& scores) const {
   // Below the root the parent's count is its own, so one pass reads each child's cache line
   // once (on wide nodes those reads are most of a selection): unvisited children all share
   // the urgency, known once the pass is over, so only the one with the largest prior (the
   // first of equals) can win among them.
+  const int n = node.num_children;
+  Node* children = node.children;
   const double parent_n =
-      std::max(1, node->visits.load(std::memory_order_relaxed) + node->in_flight.load(std::memory_order_relaxed));
+      std::max(1, node.visits.load(std::memory_order_relaxed) + node.in_flight.load(std::memory_order_relaxed));
   const double explore = config_.puct_exploration(parent_n);
   Node* unvisited = nullptr;
   for (int i = 0; i < n; ++i) {
     Node& c = children[i];
     const int visits = c.visits.load(std::memory_order_relaxed);
     const int in_flight = c.in_flight.load(std::memory_order_relaxed);
-    count(c, visits, in_flight);
-    if (!is_known(c, visits, in_flight)) {
+    scores.count(c, visits, in_flight);
+    if (!scores.is_known(c, visits, in_flight)) {
       if (!unvisited || c.prior > unvisited->prior) unvisited = &c;
       continue;
     }
     double score;
-    if (score_known(c, visits, in_flight, explore, score)) return &c;
-    consider(c, score);
+    if (scores.score_known(c, visits, in_flight, explore, score)) return &c;
+    scores.consider(c, score);
   }
+  Node* best = scores.best();
   if (unvisited) {
-    const double score = first_play_urgency() + explore * unvisited->prior;
+    const double score = scores.first_play_urgency() + explore * unvisited->prior;
     // Equal scores go to the earlier child, as a single scan in order would choose.
-    if (score > best_score || (score == best_score && unvisited < best)) best = unvisited;
+    if (score > scores.best_score() || (score == scores.best_score() && unvisited < best)) best = unvisited;
   }
   return best;
 }
@@ -420,122 +453,153 @@ void Search::expand_chance(Node* node, const games::State& state) {
 
 // --- Descent, expansion, backup --------------------------------------------------------
 
+// One simulation's descent (AlphaZero's select-expand, Leela's batched form):
+//   1. start at the root, or at the end of the thread's burst path;
+//   2. at a leaf, claim it: expand what needs no network or leave it to the evaluator;
+//   3. at a node another thread is expanding, stop: a collision;
+//   4. otherwise select a child (ending at terminal and proven nodes) and apply its move;
+//   5. enter the child: a virtual loss, or a place on the new burst's path.
 Search::Descent Search::descend(PendingLeaf& leaf, LeafBatch& batch, util::Rng& rng) {
+  bool at_root = true, new_burst = false;
+  Node* node = start_descent(leaf, batch, at_root, new_burst);  // 1
+  for (;;) {
+    const NodeStatus status = node->status.load(std::memory_order_acquire);
+    if (status == NodeStatus::kLeaf) {  // 2
+      Descent result;
+      if (claim_leaf(leaf, batch, node, result)) return result;
+      continue;
+    }
+    if (status == NodeStatus::kExpanding) return Descent::kCollision;  // 3: the caller holds or reverts the path
+    Node* child = select_child(leaf, batch, node, at_root, rng);       // 4
+    if (!child) return Descent::kDone;
+    enter_child(leaf, batch.burst, new_burst, *node, child);  // 5
+    node = child;
+    at_root = false;
+  }
+}
+
+Node* Search::start_descent(PendingLeaf& leaf, LeafBatch& batch, bool& at_root, bool& new_burst) {
   auto& path = leaf.path;
   path.clear();
   if (!leaf.state || !leaf.state->assign_from(*root_state_)) leaf.state = root_state_->clone();
-  games::State& state = *leaf.state;
   leaf.deferred = 0;
-  Node* node = root_;
-  path.push_back(node);  // the root takes no virtual loss (see backup)
-  bool at_root = true;
+  path.push_back(root_);  // the root takes no virtual loss (see backup)
+  at_root = true;
+  new_burst = false;
+  if (!bursts_) return root_;
   // Threads sharing the tree run bursts (SearchConfig::burst_simulations): the descent
   // either follows the thread's current burst path or, choosing a new one, records the
   // busy nodes it selects.
   Burst& burst = batch.burst;
-  bool new_burst = false;
-  if (bursts_) {
-    if (burst.left > 0 && burst_path_open(burst)) {
-      for (Node* p : burst.path) {
-        state.apply_action(p->action);
-        leaf.deferred |= std::uint64_t{1} << path.size();
-        path.push_back(p);
-      }
-      node = path.back();
-      at_root = false;
-      --burst.left;
-    } else {
-      if (!burst.path.empty()) end_burst(batch);
-      new_burst = true;
-    }
-  }
-  for (;;) {
-    NodeStatus status = node->status.load(std::memory_order_acquire);
-    if (status == NodeStatus::kLeaf) {
-      if (!node->status.compare_exchange_strong(status, NodeStatus::kExpanding, std::memory_order_acq_rel)) continue;
-      const games::Player mover = state.current_player();
-      if (mover == games::kTerminalPlayer) {
-        const auto returns = state.returns();
-        expand_terminal(*node, returns);
-        Values values{};
-        std::copy(returns.begin(), returns.end(), values.begin());
-        backup(leaf, values, true, batch);
-        return Descent::kDone;
-      }
-      if (mover == games::kChancePlayer) {
-        expand_chance(node, state);
-        node->status.store(NodeStatus::kExpanded, std::memory_order_release);
-        continue;
-      }
-      if (mover == games::kSimultaneousPlayer) {
-        if (num_players_ != 2) throw std::logic_error("search: simultaneous nodes need exactly two players");
-        state.legal_actions(0, leaf.legal);
-        leaf.split = static_cast<int>(leaf.legal.size());
-        state.legal_actions(1, leaf.joint);
-        leaf.legal.insert(leaf.legal.end(), leaf.joint.begin(), leaf.joint.end());
-      } else {
-        state.legal_actions(leaf.legal);
-        leaf.split = -1;
-        if (config_.check_immediate_wins && config_.solver && solvable_ && num_players_ == 2 &&
-            expand_immediate_win(leaf, batch)) {
-          return Descent::kDone;
-        }
-      }
-      leaf.owner = this;
-      return Descent::kPending;
-    }
-    if (status == NodeStatus::kExpanding) return Descent::kCollision;  // the caller holds or reverts the path
-    Node* child = nullptr;
-    switch (node->kind) {
-      case NodeKind::kTerminal: {
-        const auto returns = state.returns();
-        Values values{};
-        std::copy(returns.begin(), returns.end(), values.begin());
-        backup(leaf, values, true, batch);
-        return Descent::kDone;
-      }
-      case NodeKind::kDecision:
-        if (!at_root && node->is_proven() && config_.solver && solvable_) {
-          backup(leaf, proven_values(node), true, batch);
-          return Descent::kDone;
-        }
-        child = select_decision(node, at_root);
-        state.apply_action(child->action);
-        break;
-      case NodeKind::kChance:
-        if (!at_root && node->is_proven() && config_.solver && solvable_) {
-          backup(leaf, proven_values(node), true, batch);
-          return Descent::kDone;
-        }
-        child = select_chance(node, rng);
-        state.apply_action(child->action);
-        break;
-      case NodeKind::kSimultaneous: {
-        const int i0 = select_marginal(node, 0, at_root), i1 = select_marginal(node, 1, at_root);
-        Node* m0 = node->marginals(0) + i0;
-        Node* m1 = node->marginals(1) + i1;
-        m0->in_flight.fetch_add(1, std::memory_order_relaxed);
-        m1->in_flight.fetch_add(1, std::memory_order_relaxed);
-        path.push_back(m0);
-        path.push_back(m1);
-        leaf.joint.assign({m0->action, m1->action});
-        state.apply_joint_action(leaf.joint);
-        child = node->joint_child(i0, i1);
-        break;
-      }
-      case NodeKind::kUnknown:
-        throw std::logic_error("search: expanded node of unknown kind");
-    }
-    if (new_burst && join_burst(burst, *node, *child)) {
+  if (burst.left > 0 && burst_path_open(burst)) {
+    for (Node* p : burst.path) {
+      leaf.state->apply_action(p->action);
       leaf.deferred |= std::uint64_t{1} << path.size();
-    } else {
-      new_burst = false;  // the path is the busy nodes from the root down, without a gap
-      child->in_flight.fetch_add(1, std::memory_order_relaxed);
+      path.push_back(p);
     }
-    path.push_back(child);
-    node = child;
     at_root = false;
+    --burst.left;
+    return path.back();
   }
+  if (!burst.path.empty()) end_burst(batch);
+  new_burst = true;
+  return root_;
+}
+
+bool Search::claim_leaf(PendingLeaf& leaf, LeafBatch& batch, Node* node, Descent& result) {
+  NodeStatus status = NodeStatus::kLeaf;
+  if (!node->status.compare_exchange_strong(status, NodeStatus::kExpanding, std::memory_order_acq_rel)) return false;
+  games::State& state = *leaf.state;
+  const games::Player mover = state.current_player();
+  if (mover == games::kTerminalPlayer) {
+    const auto returns = state.returns();
+    expand_terminal(*node, returns);
+    Values values{};
+    std::copy(returns.begin(), returns.end(), values.begin());
+    backup(leaf, values, true, batch);
+    result = Descent::kDone;
+    return true;
+  }
+  if (mover == games::kChancePlayer) {
+    expand_chance(node, state);
+    node->status.store(NodeStatus::kExpanded, std::memory_order_release);
+    return false;
+  }
+  if (mover == games::kSimultaneousPlayer) {
+    if (num_players_ != 2) throw std::logic_error("search: simultaneous nodes need exactly two players");
+    state.legal_actions(0, leaf.legal);
+    leaf.split = static_cast<int>(leaf.legal.size());
+    state.legal_actions(1, leaf.joint);
+    leaf.legal.insert(leaf.legal.end(), leaf.joint.begin(), leaf.joint.end());
+  } else {
+    state.legal_actions(leaf.legal);
+    leaf.split = -1;
+    if (config_.check_immediate_wins && config_.solver && solvable_ && num_players_ == 2 &&
+        expand_immediate_win(leaf, batch)) {
+      result = Descent::kDone;
+      return true;
+    }
+  }
+  leaf.owner = this;
+  result = Descent::kPending;
+  return true;
+}
+
+Node* Search::select_child(PendingLeaf& leaf, LeafBatch& batch, Node* node, bool at_root, util::Rng& rng) {
+  games::State& state = *leaf.state;
+  const auto proven_below_root = [&] { return !at_root && node->is_proven() && config_.solver && solvable_; };
+  switch (node->kind) {
+    case NodeKind::kTerminal: {
+      const auto returns = state.returns();
+      Values values{};
+      std::copy(returns.begin(), returns.end(), values.begin());
+      backup(leaf, values, true, batch);
+      return nullptr;
+    }
+    case NodeKind::kDecision: {
+      if (proven_below_root()) {
+        backup(leaf, proven_values(node), true, batch);
+        return nullptr;
+      }
+      Node* child = select_decision(node, at_root);
+      state.apply_action(child->action);
+      return child;
+    }
+    case NodeKind::kChance: {
+      if (proven_below_root()) {
+        backup(leaf, proven_values(node), true, batch);
+        return nullptr;
+      }
+      Node* child = select_chance(node, rng);
+      state.apply_action(child->action);
+      return child;
+    }
+    case NodeKind::kSimultaneous: {
+      const int i0 = select_marginal(node, 0, at_root), i1 = select_marginal(node, 1, at_root);
+      Node* m0 = node->marginals(0) + i0;
+      Node* m1 = node->marginals(1) + i1;
+      m0->in_flight.fetch_add(1, std::memory_order_relaxed);
+      m1->in_flight.fetch_add(1, std::memory_order_relaxed);
+      leaf.path.push_back(m0);
+      leaf.path.push_back(m1);
+      leaf.joint.assign({m0->action, m1->action});
+      state.apply_joint_action(leaf.joint);
+      return node->joint_child(i0, i1);
+    }
+    case NodeKind::kUnknown:
+      break;
+  }
+  throw std::logic_error("search: expanded node of unknown kind");
+}
+
+void Search::enter_child(PendingLeaf& leaf, Burst& burst, bool& new_burst, const Node& node, Node* child) {
+  if (new_burst && join_burst(burst, node, *child)) {
+    leaf.deferred |= std::uint64_t{1} << leaf.path.size();
+  } else {
+    new_burst = false;  // the path is the busy nodes from the root down, without a gap
+    child->in_flight.fetch_add(1, std::memory_order_relaxed);
+  }
+  leaf.path.push_back(child);
 }
 
 Search::Values Search::proven_values(const Node* node) const {

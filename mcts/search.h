@@ -119,7 +119,20 @@ class Search {
   int gather(LeafBatch& batch, int max_leaves, util::Rng& rng, int& reserved, int chunk);
   // The budget limits other than the simulation count.
   bool budget_open() const;
+  // One simulation's walk from the root to a leaf, in the stages of its comment (search.cpp).
   Descent descend(PendingLeaf& leaf, LeafBatch& batch, util::Rng& rng);
+  // Stage 1: the leaf's path and position start at the root, or at the end of the thread's
+  // burst path (then `at_root` is false); `new_burst` says the descent records a new one.
+  Node* start_descent(PendingLeaf& leaf, LeafBatch& batch, bool& at_root, bool& new_burst);
+  // Stage 2: claims the leaf `node` and expands what needs no network (terminal, chance,
+  // immediate win) or leaves it pending for the evaluator. False when the node must be
+  // looked at again (another thread claimed it first, or it became a chance node).
+  bool claim_leaf(PendingLeaf& leaf, LeafBatch& batch, Node* node, Descent& result);
+  // Stage 3: the child to descend into, its move applied to the leaf's position; nullptr
+  // when the descent ends here (a terminal or proven node, whose values are backed up).
+  Node* select_child(PendingLeaf& leaf, LeafBatch& batch, Node* node, bool at_root, util::Rng& rng);
+  // Stage 4: the child joins the path with a virtual loss, or as a node of the new burst.
+  void enter_child(PendingLeaf& leaf, Burst& burst, bool& new_burst, const Node& node, Node* child);
   void complete(PendingLeaf& leaf, LeafBatch& batch);
   // Expands `node` (a decision node of the leaf's position, legal moves in leaf.legal) as
   // proven if one of the moves wins at once, and backs up the win. False if none does.
@@ -135,7 +148,13 @@ class Search {
   bool join_burst(Burst& burst, const Node& parent, Node& child);
   // Releases the burst's virtual losses and publishes the thread's deferred statistics.
   void end_burst(LeafBatch& batch);
+  // PUCT selection at a decision node (first-play urgency, virtual loss, proofs).
   Node* select_decision(Node* node, bool at_root) const;
+  class ChildScores;  // the PUCT terms of one node's children (search.cpp)
+  // The root's count lags while run() defers it: the children's sums come first.
+  Node* select_root_child(const Node& node, ChildScores& scores) const;
+  // Below the root: one pass over the children.
+  Node* select_inner_child(const Node& node, ChildScores& scores) const;
   int select_marginal(const Node* node, int seat, bool at_root) const;
   static Node* select_chance(Node* node, util::Rng& rng);
   void expand_chance(Node* node, const games::State& state);
