@@ -26,7 +26,7 @@
 // Hidden information: the mines. observation() shows the revealed cells with their numbers
 // and which cells are unrevealed, never the mines. resample(0, rng) returns a state whose
 // mines are drawn uniformly among all placements consistent with what has been revealed
-// (numbers, safe cells, the mine count), by the method in resample_mines() below: exact
+// (numbers, safe cells, the mine count), by the method in minesweeper_sampler.h: exact
 // enumeration of the constrained frontier when it is small enough (almost always), else a
 // Markov chain that is always consistent and approximately uniform. to_string() shows the
 // mines only once the game is over.
@@ -120,26 +120,9 @@ class MinesweeperState final : public State {
   std::uint64_t hash() const override { return hash_; }
   std::string serialize() const override;
 
-  // The resampling behind resample(). Unrevealed cells next to a revealed number form the
-  // frontier; its cells are split into components linked by shared numbers. For each
-  // component a search over its cells, memoised on the running sums of the numbers it has
-  // partly filled (so a long frontier costs about its length times the number of distinct
-  // partial sums), counts the consistent assignments by number of mines. The components'
-  // mine counts are drawn from their exact joint weights (the product of the components'
-  // counts times C(interior cells, mines left for the interior)); then each component's
-  // assignment is drawn uniformly among those with its count, from the memo table, and the
-  // interior mines uniformly: an exact uniform draw over all consistent placements. When
-  // the tables would hold more than `enumeration_budget` numbers (dense boards with wide,
-  // two-dimensional frontiers), it falls back to a Markov chain: block Gibbs sampling of the
-  // frontier, started from a consistent assignment found by randomised backtracking (or the
-  // true one if that fails). Each of 10 × (frontier cells) steps takes the frontier cells
-  // within two cells of a random frontier cell (at most 16) and redraws them from their
-  // exact conditional distribution given the rest (all their consistent assignments,
-  // weighted by C(interior cells, mines left for the interior)); the interior mines are
-  // placed uniformly at the end. Each step keeps the uniform distribution invariant and
-  // every state is consistent; the result is approximately uniform (exact in the limit when
-  // the blocks connect all consistent placements). `exact` (if given) tells which path was
-  // taken.
+  // The resampling behind resample() (minesweeper_sampler.h): exact counting of the
+  // frontier's consistent assignments when the tables hold at most `enumeration_budget`
+  // numbers, else block Gibbs sampling. `exact` (if given) tells which path was taken.
   static constexpr std::int64_t kDefaultEnumerationBudget = 100000;
   std::unique_ptr<MinesweeperState> resample_mines(util::Rng& rng, std::int64_t enumeration_budget,
                                                    bool* exact = nullptr) const;
