@@ -7,24 +7,12 @@
 #include <cmath>
 
 #include "games/board_notation.h"
+#include "games/grid_directions.h"
 #include "util/error.h"
 
 namespace pz::games {
 namespace {
 
-constexpr const char* kDirectionNames[4] = {"up", "right", "down", "left"};
-constexpr int kDy[4] = {-1, 0, 1, 0}, kDx[4] = {0, 1, 0, -1};
-
-// The direction a move becomes when the board is transformed: the image of the step
-// vector, read off a 3×3 grid around its centre (every symmetry fixes the centre).
-int transform_direction(Symmetry symmetry, int direction) {
-  const Cell c = transform_cell(symmetry, 3, 3, {1 + kDy[direction], 1 + kDx[direction]});
-  for (int d = 0; d < 4; ++d) {
-    if (c.y == 1 + kDy[d] && c.x == 1 + kDx[d]) return d;
-  }
-  assert(false);
-  return direction;
-}
 
 // Largest number of moves the rules allow on n cells: 2^(n+1) - 4 (see the header), or
 // the cap for boards where that does not fit.
@@ -287,11 +275,7 @@ std::optional<Action> Game2048State::parse_action(std::string_view text, std::st
     if (error) *error = "'" + util::trim(text) + "' is not a spawn: expected 2@cell or 4@cell, e.g. 2@a1";
     return std::nullopt;
   }
-  for (int d = 0; d < 4; ++d) {
-    if (t == kDirectionNames[d] || (t.size() == 1 && t[0] == kDirectionNames[d][0])) return d;
-  }
-  if (error) *error = "'" + util::trim(text) + "' is not a move: expected up, right, down or left (or u, r, d, l)";
-  return std::nullopt;
+  return parse_direction(text, error);
 }
 
 std::int64_t Game2048State::tile(int y, int x) const {

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "games/board_notation.h"
+#include "games/grid_directions.h"
 #include "util/error.h"
 
 namespace pz::games {
@@ -12,20 +13,7 @@ namespace {
 
 using Status = SnakeGame::Status;
 
-constexpr const char* kDirectionNames[4] = {"up", "right", "down", "left"};
-constexpr int kDy[4] = {-1, 0, 1, 0}, kDx[4] = {0, 1, 0, -1};
 constexpr const char* kStatusNames[SnakeGame::kNumStatuses] = {"playing", "wall", "self", "starved", "full"};
-
-// The direction a move becomes when the board is transformed (the image of its step vector
-// around the centre of a 3×3 grid, which every symmetry fixes).
-int transform_direction(Symmetry symmetry, int direction) {
-  const Cell c = transform_cell(symmetry, 3, 3, {1 + kDy[direction], 1 + kDx[direction]});
-  for (int d = 0; d < 4; ++d) {
-    if (c.y == 1 + kDy[d] && c.x == 1 + kDx[d]) return d;
-  }
-  assert(false);
-  return direction;
-}
 
 GameInfo make_info(int rows, int columns, int hunger) {
   const int cells = rows * columns;
@@ -175,7 +163,7 @@ void SnakeState::apply_action(Action action) {
   ++moves_;
   const int columns = game.columns();
   const int head = segment(0);
-  const int y = head / columns + kDy[action], x = head % columns + kDx[action];
+  const int y = head / columns + kDirectionDy[action], x = head % columns + kDirectionDx[action];
   if (y < 0 || y >= game.rows() || x < 0 || x >= columns) {
     set_status(Status::kWall);
     return;
@@ -250,11 +238,7 @@ std::optional<Action> SnakeState::parse_action(std::string_view text, std::strin
     }
     return (cell->row - 1) * game.columns() + cell->column;
   }
-  for (int d = 0; d < 4; ++d) {
-    if (t == kDirectionNames[d] || (t.size() == 1 && t[0] == kDirectionNames[d][0])) return d;
-  }
-  if (error) *error = "'" + util::trim(text) + "' is not a move: expected up, right, down or left (or u, r, d, l)";
-  return std::nullopt;
+  return parse_direction(text, error);
 }
 
 std::string SnakeState::to_string() const {

@@ -7,24 +7,12 @@
 
 #include "games/board_notation.h"
 #include "games/move_record.h"
+#include "games/grid_directions.h"
 #include "util/error.h"
 
 namespace pz::games {
 namespace {
 
-constexpr const char* kDirectionNames[4] = {"up", "right", "down", "left"};
-constexpr int kDy[4] = {-1, 0, 1, 0}, kDx[4] = {0, 1, 0, -1};
-
-// The direction a move becomes when the board is transformed (the image of its step vector
-// around the centre of a 3×3 grid, which every symmetry fixes).
-int transform_direction(Symmetry symmetry, int direction) {
-  const Cell c = transform_cell(symmetry, 3, 3, {1 + kDy[direction], 1 + kDx[direction]});
-  for (int d = 0; d < 4; ++d) {
-    if (c.y == 1 + kDy[d] && c.x == 1 + kDx[d]) return d;
-  }
-  assert(false);
-  return direction;
-}
 
 GameInfo make_info(int rows, int columns) {
   GameInfo info;
@@ -107,7 +95,7 @@ void TronState::apply_joint_action(const std::vector<Action>& actions) {
   for (int p = 0; p < 2; ++p) {
     const Action a = actions[static_cast<size_t>(p)];
     assert(a >= 0 && a < 4);
-    const int y = head_[p] / columns + kDy[a], x = head_[p] % columns + kDx[a];
+    const int y = head_[p] / columns + kDirectionDy[a], x = head_[p] % columns + kDirectionDx[a];
     target[p] = -1;
     if (y < 0 || y >= game.rows() || x < 0 || x >= columns) continue;
     const int c = y * columns + x;
@@ -153,12 +141,7 @@ std::string TronState::action_to_string(Player, Action action) const {
 }
 
 std::optional<Action> TronState::parse_action(std::string_view text, std::string* error) const {
-  const std::string t = util::to_lower(util::trim(text));
-  for (int d = 0; d < 4; ++d) {
-    if (t == kDirectionNames[d] || (t.size() == 1 && t[0] == kDirectionNames[d][0])) return d;
-  }
-  if (error) *error = "'" + util::trim(text) + "' is not a move: expected up, right, down or left (or u, r, d, l)";
-  return std::nullopt;
+  return parse_direction(text, error);
 }
 
 std::string TronState::to_string() const {
