@@ -48,7 +48,7 @@ HavannahGame::HavannahGame(util::Spec spec, int base, bool swap)
       base_(base),
       side_(2 * base - 1),
       num_cells_(3 * base * base - 3 * base + 1),
-      swap_(swap),
+      swap_{swap, (2 * base - 1) * (2 * base - 1)},
       zobrist_(2 * kMaxCells + 2, 0x4A7A77A4ULL * 1000003ULL + static_cast<std::uint64_t>(base)) {
   assert(base >= kMinBase && base <= kMaxBase);
   const int s = side_, b1 = base - 1;
@@ -114,7 +114,7 @@ HavannahState::HavannahState(const HavannahGame* game) : State(game) {
 
 Player HavannahState::current_player() const { return over() ? kTerminalPlayer : (moves_ & 1); }
 
-bool HavannahState::swap_available() const { return moves_ == 1 && !over() && havannah().swap_allowed(); }
+bool HavannahState::swap_available() const { return havannah().swap_rule().available(moves_, over()); }
 
 void HavannahState::legal_actions(std::vector<Action>& out) const {
   out.clear();
@@ -230,7 +230,7 @@ void HavannahState::apply_action(Action action) {
     }
   }
   hash_ ^= g.zobrist()[2 * HavannahGame::kMaxCells];  // the key is in while Black is to move
-  if (g.swap_allowed() && (moves_ == 0 || moves_ == 1)) hash_ ^= g.zobrist()[2 * HavannahGame::kMaxCells + 1];
+  if (g.swap_rule().key_changes(moves_)) hash_ ^= g.zobrist()[2 * HavannahGame::kMaxCells + 1];
   ++moves_;
 }
 
@@ -240,10 +240,7 @@ std::string HavannahState::explain_illegal(Action action) const {
     return std::string("the game already ended (") + colour_name(winner_) + " completed " + kinds_text(win_kinds_) + ")";
   }
   if (over()) return "the game already ended in a draw (the board is full)";
-  if (action == g.swap_action()) {
-    if (!g.swap_allowed()) return "swap is not allowed: the swap rule is off (swap=false)";
-    return "swap is only allowed as the second move";
-  }
+  if (action == g.swap_action()) return g.swap_rule().why_unavailable();
   if (action >= 0 && action < g.num_array_cells()) {
     if (!g.cell(action).on_board) return action_to_string(0, action) + " is not a cell of the hexagonal board";
     if (stamp_[action] != 0) return "cell " + action_to_string(0, action) + " is already occupied";
@@ -273,7 +270,7 @@ void HavannahState::observation(Player player, float* out) const {
 
 std::string HavannahState::action_to_string(Player, Action action) const {
   const HavannahGame& g = havannah();
-  if (action == g.swap_action()) return "swap";
+  if (action == g.swap_action()) return std::string(SwapRule::kName);
   const int s = g.side();
   return cell_name(action % s, s - action / s);
 }
@@ -281,7 +278,7 @@ std::string HavannahState::action_to_string(Player, Action action) const {
 std::optional<Action> HavannahState::parse_action(std::string_view text, std::string* error) const {
   const HavannahGame& g = havannah();
   const std::string t = util::to_lower(util::trim(text));
-  if (t == "swap") return g.swap_action();
+  if (auto swap = g.swap_rule().parse(t)) return swap;
   const int s = g.side(), b = g.base();
   auto cell = parse_cell_name(t, s, s, false, error);
   if (!cell) {
@@ -334,27 +331,10 @@ std::string HavannahState::to_string() const {
 }
 
 std::string HavannahState::serialize() const {
-  const HavannahGame& g = havannah();
-  const int n = g.num_array_cells();
-  std::int16_t by_move[HavannahGame::kMaxCells + 1];
-  std::fill(std::begin(by_move), std::end(by_move), static_cast<std::int16_t>(-1));
-  for (int c = 0; c < n; ++c) {
-    if (stamp_[c] != 0) by_move[stamp_[c] - 1] = static_cast<std::int16_t>(c);
-  }
-  std::string out;
-  out.reserve(static_cast<size_t>(moves_) * 4);
-  for (int k = 0; k < moves_; ++k) {
-    if (k > 0) out += ' ';
-    if (swapped_ && k == 1) {
-      out += "swap";
-      continue;
-    }
-    // After a swap Black's first stone is the White one stamped 2, on the same cell.
-    const int cell = swapped_ && k == 0 ? by_move[1] : by_move[k];
-    assert(cell >= 0);
-    out += action_to_string(k & 1, cell);
-  }
-  return out;
+  // After a swap Black's first stone is the White one stamped 2, on the same cell.
+  return stamped_move_record(
+      stamp_, havannah().num_array_cells(), moves_, swapped_, [](int cell) { return cell; },
+      [this](int player, int cell) { return action_to_string(player, cell); });
 }
 
 GameEntry havannah_entry() {

@@ -108,6 +108,7 @@
 #include "games/game.h"
 #include "games/registry.h"
 #include "games/zobrist.h"
+#include "games/swap_rule.h"
 
 namespace pz::games {
 
@@ -129,8 +130,9 @@ class HavannahGame final : public Game {
   int side() const { return side_; }                    // S = 2·base - 1
   int num_array_cells() const { return side_ * side_; }  // S²
   int num_cells() const { return num_cells_; }          // cells on the board: 3b² - 3b + 1
-  bool swap_allowed() const { return swap_; }
-  Action swap_action() const { return side_ * side_; }
+  const SwapRule& swap_rule() const { return swap_; }
+  bool swap_allowed() const { return swap_.allowed; }
+  Action swap_action() const { return swap_.action; }
   const ZobristTable& zobrist() const { return zobrist_; }
 
   struct CellInfo {
@@ -146,7 +148,7 @@ class HavannahGame final : public Game {
 
  private:
   int base_, side_, num_cells_;
-  bool swap_;
+  SwapRule swap_;
   ZobristTable zobrist_;  // 2·kMaxCells stones (colour-major), Black to move, swap available
   std::vector<CellInfo> cells_;
 };

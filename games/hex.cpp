@@ -35,7 +35,7 @@ HexGame::HexGame(util::Spec spec, int size, bool swap)
     : Game(make_info(size, swap), std::move(spec), {Symmetry::kIdentity, Symmetry::kRotate180}),
       size_(size),
       num_cells_(size * size),
-      swap_(swap),
+      swap_{swap, size * size},
       zobrist_(2 * size * size + 2, 0x4E78AB5EED0011ULL + static_cast<std::uint64_t>(size)) {
   assert(size >= kMinSize && size <= kMaxSize);
   adjacency_.resize(static_cast<size_t>(num_cells_));
@@ -84,7 +84,7 @@ HexState::HexState(const HexGame* game) : State(game) {
 
 Player HexState::current_player() const { return winner_ >= 0 ? kTerminalPlayer : (moves_ & 1); }
 
-bool HexState::swap_available() const { return moves_ == 1 && winner_ < 0 && hex().swap_allowed(); }
+bool HexState::swap_available() const { return hex().swap_rule().available(moves_, winner_ >= 0); }
 
 void HexState::legal_actions(std::vector<Action>& out) const {
   out.clear();
@@ -149,7 +149,7 @@ void HexState::apply_action(Action action) {
     place(player, action, moves_ + 1);
   }
   hash_ ^= g.zobrist()[2 * n];  // the key is in while Black is to move
-  if (g.swap_allowed() && (moves_ == 0 || moves_ == 1)) hash_ ^= g.zobrist()[2 * n + 1];
+  if (g.swap_rule().key_changes(moves_)) hash_ ^= g.zobrist()[2 * n + 1];
   ++moves_;
 }
 
@@ -181,10 +181,7 @@ std::string HexState::explain_illegal(Action action) const {
   if (winner_ >= 0) {
     return std::string("the game already ended (") + (winner_ == 0 ? "Black" : "White") + " has connected)";
   }
-  if (action == g.swap_action()) {
-    if (!g.swap_allowed()) return "swap is not allowed: the swap rule is off (swap=false)";
-    return "swap is only allowed as the second move";
-  }
+  if (action == g.swap_action()) return g.swap_rule().why_unavailable();
   if (action >= 0 && action < g.num_cells() && stamp_[action] != 0) {
     return "cell " + action_to_string(0, action) + " is already occupied";
   }
@@ -228,13 +225,13 @@ void HexState::observation(Player player, float* out) const {
 
 std::string HexState::action_to_string(Player, Action action) const {
   const int size = hex().size();
-  if (action == hex().swap_action()) return "swap";
+  if (action == hex().swap_action()) return std::string(SwapRule::kName);
   return cell_name(action % size, action / size + 1);
 }
 
 std::optional<Action> HexState::parse_action(std::string_view text, std::string* error) const {
   const std::string t = util::to_lower(util::trim(text));
-  if (t == "swap") return hex().swap_action();
+  if (auto swap = hex().swap_rule().parse(t)) return swap;
   const int size = hex().size();
   auto cell = parse_cell_name(t, size, size, false, error);
   if (!cell) {
@@ -271,27 +268,11 @@ std::string HexState::to_string() const {
 
 std::string HexState::serialize() const {
   const HexGame& g = hex();
-  const int n = g.num_cells(), size = g.size();
-  // Cell placed by each move index (the stamps are move index + 1).
-  std::int16_t by_move[HexGame::kMaxCells + 1];
-  std::fill(std::begin(by_move), std::end(by_move), static_cast<std::int16_t>(-1));
-  for (int c = 0; c < n; ++c) {
-    if (stamp_[c] != 0) by_move[stamp_[c] - 1] = static_cast<std::int16_t>(c);
-  }
-  std::string out;
-  out.reserve(static_cast<size_t>(moves_) * 4);
-  for (int k = 0; k < moves_; ++k) {
-    if (k > 0) out += ' ';
-    if (swapped_ && k == 1) {
-      out += "swap";
-      continue;
-    }
-    int cell = by_move[k];
-    if (swapped_ && k == 0) cell = (by_move[1] % size) * size + by_move[1] / size;  // Black's stone before the swap
-    assert(cell >= 0);
-    out += action_to_string(k & 1, cell);
-  }
-  return out;
+  const int size = g.size();
+  // After a swap White's stone (stamp 2) is Black's first one mirrored.
+  return stamped_move_record(
+      stamp_, g.num_cells(), moves_, swapped_, [size](int cell) { return (cell % size) * size + cell / size; },
+      [this](int player, int cell) { return action_to_string(player, cell); });
 }
 
 GameEntry hex_entry() {

@@ -65,6 +65,7 @@
 #include "games/game.h"
 #include "games/registry.h"
 #include "games/zobrist.h"
+#include "games/swap_rule.h"
 
 namespace pz::games {
 
@@ -84,8 +85,9 @@ class HexGame final : public Game {
 
   int size() const { return size_; }
   int num_cells() const { return num_cells_; }
-  bool swap_allowed() const { return swap_; }
-  Action swap_action() const { return num_cells_; }
+  const SwapRule& swap_rule() const { return swap_; }
+  bool swap_allowed() const { return swap_.allowed; }
+  Action swap_action() const { return swap_.action; }
   const ZobristTable& zobrist() const { return zobrist_; }
 
   // Neighbouring cells of `cell` on the board (up to six), and the edge nodes a stone of
@@ -99,7 +101,7 @@ class HexGame final : public Game {
 
  private:
   int size_, num_cells_;
-  bool swap_;
+  SwapRule swap_;
   ZobristTable zobrist_;  // 2·cells stones (colour-major), Black to move, swap available
   std::vector<Adjacency> adjacency_;
 };
