@@ -1,6 +1,4 @@
 // polyzero: one executable, one subcommand per file (see commands.h).
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <exception>
@@ -35,10 +33,6 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 void check_command_name(CLI::App& app, int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--log-level") {
-      ++i;
-      continue;
-    }
     if (arg.rfind('-', 0) == 0) continue;
     std::string names, nearest;
     std::size_t best = 3;  // suggest only within two edits
@@ -62,15 +56,7 @@ void check_command_name(CLI::App& app, int argc, char** argv) {
 int main(int argc, char** argv) {
   CLI::App app{"polyzero — self-play game AI: games, search, training, tournaments and play"};
   app.require_subcommand(1);
-  std::string log_level = "info";
-  app.add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
-      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
-      ->capture_default_str();
   app.set_version_flag("--version", "polyzero 0.1.0");
-  app.parse_complete_callback([&] {
-    spdlog::set_default_logger(spdlog::stderr_color_mt("polyzero"));
-    spdlog::set_level(spdlog::level::from_str(log_level));
-  });
 
   // Model-backed players (policy:model=…, mcts:model=…) join the arena's list.
   pz::nn::register_model_players();

@@ -9,7 +9,7 @@ packages=(
   # toolchain
   g++ cmake ninja-build ccache pkg-config git
   # libraries
-  nlohmann-json3-dev libspdlog-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
+  nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcpp-httplib-dev libsqlite3-dev libisl-dev
   # LibTorch (CPU). Its generic BLAS is reference BLAS unless OpenBLAS is installed:
   # without libopenblas0-openmp a batch-1 forward pass is ~8x slower.
