@@ -82,52 +82,29 @@ void add_bench_command(CLI::App& app) {
     GameArgs game;
     std::string config_file;
     std::vector<std::string> set;
-    std::vector<int> batches{1, 2, 8, 32, 128};
-    double seconds = 1.0;
-    int rounds = 5;
-    int threads = 1;
-    bool json = false;
+    bench::NnBenchOptions bench;
+    bool no_direct = false;
   };
   auto nargs = std::make_shared<NnArgs>();
   nargs->game.add_to(*nn_cmd, "connect4");
+  auto& no = nargs->bench;
   nn_cmd->add_option("--config", nargs->config_file, "training config whose network is measured (default: the game's)");
   nn_cmd->add_option("--set", nargs->set, "override a config field, e.g. network.channels=64");
-  nn_cmd->add_option("--batches", nargs->batches, "batch sizes")->delimiter(',')->check(CLI::PositiveNumber)->capture_default_str();
-  nn_cmd->add_option("--seconds", nargs->seconds, "time per backend and batch size")->check(CLI::PositiveNumber)->capture_default_str();
-  nn_cmd->add_option("--rounds", nargs->rounds, "interleaved rounds per batch size")->check(CLI::PositiveNumber)->capture_default_str();
-  nn_cmd->add_option("--threads", nargs->threads, "intra-op threads of each backend (poly: micro-batches claimed by a team)")
+  nn_cmd->add_option("--batches", no.batches, "batch sizes")->delimiter(',')->check(CLI::PositiveNumber)->capture_default_str();
+  nn_cmd->add_option("--seconds", no.seconds, "time per backend and batch size")->check(CLI::PositiveNumber)->capture_default_str();
+  nn_cmd->add_option("--rounds", no.rounds, "interleaved rounds per batch size")->check(CLI::PositiveNumber)->capture_default_str();
+  nn_cmd->add_option("--threads", no.threads, "intra-op threads of each backend (poly: micro-batches claimed by a team)")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
-  nn_cmd->add_flag("--json", nargs->json, "one JSON object per row, then a summary");
+  nn_cmd->add_flag("--no-direct", nargs->no_direct, "do not also time poly's direct convolutions (Winograd off)");
+  nn_cmd->add_flag("--json", no.json, "one JSON object per row, then a summary");
   nn_cmd->callback([nargs] {
     const auto game = nargs->game.make();
-    const auto config = nn::parse_train_config(assemble_train_config(*game, nargs->config_file, nargs->set));
-    const auto r = bench::measure_networks(game->spec().to_string(), config.network, nargs->batches, nargs->seconds, nargs->rounds,
-                                           nargs->threads);
-    const double peak = r.peak_gflops > 0 ? r.peak_gflops : 1;
-    if (nargs->json) {
-      for (const auto& row : r.rows)
-        std::cout << nlohmann::json{{"game", r.game}, {"batch", row.batch}, {"torch_ms", row.torch_ms}, {"poly_ms", row.poly_ms},
-                                    {"torch_gflops", row.torch_gflops}, {"poly_gflops", row.poly_gflops},
-                                    {"torch_peak_share", row.torch_gflops / peak}, {"poly_peak_share", row.poly_gflops / peak},
-                                    {"poly_over_torch", row.ratio()}}
-                         .dump()
-                  << std::endl;
-      std::cout << nlohmann::json{{"game", r.game}, {"network", nlohmann::json::parse(r.network)},
-                                  {"flops_per_position", r.flops_per_position}, {"peak_gflops", r.peak_gflops},
-                                  {"threads", r.threads}}
-                       .dump()
-                << std::endl;
-      return;
-    }
-    std::printf("%s, network %s: %.2f MFLOP per position\n", r.game.c_str(), r.network.c_str(), r.flops_per_position / 1e6);
-    std::printf("one core's fp32 FMA peak, measured in this run: %.0f GFLOP/s; %d thread(s) per backend\n", r.peak_gflops,
-                r.threads);
-    std::printf("%6s  %10s %8s %6s  %10s %8s %6s  %10s\n", "batch", "torch ms", "GFLOP/s", "peak", "poly ms", "GFLOP/s", "peak",
-                "poly/torch");
-    for (const auto& row : r.rows)
-      std::printf("%6d  %10.3f %8.1f %5.0f%%  %10.3f %8.1f %5.0f%%  %9.2fx\n", row.batch, row.torch_ms, row.torch_gflops,
-                  100 * row.torch_gflops / peak, row.poly_ms, row.poly_gflops, 100 * row.poly_gflops / peak, row.ratio());
+    bench::NnBenchOptions o = nargs->bench;
+    o.game = game->spec().to_string();
+    o.network = nn::parse_train_config(assemble_train_config(*game, nargs->config_file, nargs->set)).network;
+    o.direct = !nargs->no_direct;
+    bench::run_nn_bench(o, std::cout);
   });
   auto* polyc_cmd = cmd->add_subcommand(
       "polyc", "polyc's output against gcc -O3, Graphite and LLVM Polly on the PolyBench-style kernels");

@@ -1,10 +1,12 @@
 #include "bench/nn_bench.h"
 
+#include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
 #include <algorithm>
 #include <chrono>
 
+#include "bench/text.h"
 #include "games/registry.h"
 #include "nn/backend.h"
 #include "nn/network.h"
@@ -78,24 +80,32 @@ double measure_fma_peak(double seconds) {
   }
 }
 
-NnBenchResult measure_networks(const std::string& game_spec, const nn::NetConfig& network, const std::vector<int>& batches,
-                               double seconds, int rounds, int threads) {
+NnBenchResult measure_networks(const NnBenchOptions& o) {
+  const nn::NetConfig& network = o.network;
+  const int threads = o.threads, rounds = o.rounds;
+  const double seconds = o.seconds;
   torch::set_num_threads(threads);
   torch::manual_seed(1);
-  const auto game = games::make_game(game_spec);
+  const auto game = games::make_game(o.game);
   const nn::NetShape shape = nn::net_shape(game->info());
   auto net = nn::make_network(network, game->info());
   net->eval();
   nn::perturb_batch_norms(*net);
   const nn::NetWeights weights = nn::export_weights(*net);
-  nn::BackendOptions torch_options, poly_options;
-  poly_options.name = "poly";
+  nn::BackendOptions torch_options, poly_options, direct_options;
+  poly_options.name = direct_options.name = "poly";
+  direct_options.winograd = "off";
   torch_options.name = "torch";
-  torch_options.threads = poly_options.threads = threads;
+  torch_options.threads = poly_options.threads = direct_options.threads = threads;
   auto torch_backend = nn::make_backend(torch_options, network, shape);
   auto poly_backend = nn::make_backend(poly_options, network, shape);
   torch_backend->load(weights);
   poly_backend->load(weights);
+  std::unique_ptr<nn::Backend> direct_backend;
+  if (o.direct) {
+    direct_backend = nn::make_backend(direct_options, network, shape);
+    direct_backend->load(weights);
+  }
   NnBenchResult r;
   r.game = game->spec().to_string();
   r.network = network.to_json().dump();
@@ -103,7 +113,7 @@ NnBenchResult measure_networks(const std::string& game_spec, const nn::NetConfig
   r.flops_per_position = nn::PolyNetwork(network, shape).flops_per_position();
   const double peak_before = measure_fma_peak(0.3);
   util::Rng rng(5);
-  for (int rows : batches) {
+  for (int rows : o.batches) {
     std::vector<float> input(static_cast<std::size_t>(rows) * static_cast<std::size_t>(shape.input.size()));
     for (float& x : input) x = rng.uniform() < 0.5 ? 0.0f : 1.0f;
     std::vector<float> policy(static_cast<std::size_t>(rows) * static_cast<std::size_t>(shape.policy.size()));
@@ -111,18 +121,66 @@ NnBenchResult measure_networks(const std::string& game_spec, const nn::NetConfig
     NnBenchRow row;
     row.batch = rows;
     row.torch_ms = row.poly_ms = 1e30;
+    if (direct_backend) row.direct_ms = 1e30;
     const double slice = seconds / std::max(1, rounds);
     for (int round = 0; round < std::max(1, rounds); ++round) {
       row.torch_ms = std::min(row.torch_ms, best_forward_ms(*torch_backend, input, rows, policy, values, slice));
       row.poly_ms = std::min(row.poly_ms, best_forward_ms(*poly_backend, input, rows, policy, values, slice));
+      if (direct_backend)
+        row.direct_ms = std::min(row.direct_ms, best_forward_ms(*direct_backend, input, rows, policy, values, slice));
     }
     const double flops = r.flops_per_position * rows;
     row.torch_gflops = flops / (row.torch_ms * 1e-3) / 1e9;
     row.poly_gflops = flops / (row.poly_ms * 1e-3) / 1e9;
+    if (direct_backend) row.direct_gflops = flops / (row.direct_ms * 1e-3) / 1e9;
     r.rows.push_back(row);
   }
   r.peak_gflops = std::max(peak_before, measure_fma_peak(0.3));
   return r;
+}
+
+void run_nn_bench(const NnBenchOptions& options, std::ostream& out) {
+  const NnBenchResult r = measure_networks(options);
+  const double peak = r.peak_gflops > 0 ? r.peak_gflops : 1;
+  if (options.json) {
+    for (const auto& row : r.rows) {
+      nlohmann::json j{{"game", r.game},
+                       {"batch", row.batch},
+                       {"torch_ms", row.torch_ms},
+                       {"poly_ms", row.poly_ms},
+                       {"torch_gflops", row.torch_gflops},
+                       {"poly_gflops", row.poly_gflops},
+                       {"torch_peak_share", row.torch_gflops / peak},
+                       {"poly_peak_share", row.poly_gflops / peak},
+                       {"poly_over_torch", row.ratio()}};
+      if (options.direct) {
+        j["poly_direct_ms"] = row.direct_ms;
+        j["poly_direct_gflops"] = row.direct_gflops;
+        j["poly_over_direct"] = row.direct_ms / row.poly_ms;
+      }
+      out << j.dump() << std::endl;
+    }
+    out << nlohmann::json{{"game", r.game}, {"network", nlohmann::json::parse(r.network)},
+                          {"flops_per_position", r.flops_per_position}, {"peak_gflops", r.peak_gflops},
+                          {"threads", r.threads}}
+               .dump()
+        << std::endl;
+    return;
+  }
+  out << format("%s, network %s: %.2f MFLOP per position\n", r.game.c_str(), r.network.c_str(), r.flops_per_position / 1e6);
+  out << format("one core's fp32 FMA peak, measured in this run: %.0f GFLOP/s; %d thread(s) per backend\n", r.peak_gflops,
+                r.threads);
+  out << "poly: the default plan (Winograd 3x3 convolutions where the model says they pay); GFLOP/s count the direct\n"
+         "convolution's FLOPs, so they are effective rates and may exceed the peak\n";
+  out << format("%6s  %10s %8s %6s  %10s %8s %6s  %10s", "batch", "torch ms", "GFLOP/s", "peak", "poly ms", "GFLOP/s", "peak",
+                "poly/torch");
+  out << (options.direct ? format("  %10s %8s  %12s\n", "direct ms", "GFLOP/s", "poly/direct") : "\n");
+  for (const auto& row : r.rows) {
+    out << format("%6d  %10.3f %8.1f %5.0f%%  %10.3f %8.1f %5.0f%%  %9.2fx", row.batch, row.torch_ms, row.torch_gflops,
+                  100 * row.torch_gflops / peak, row.poly_ms, row.poly_gflops, 100 * row.poly_gflops / peak, row.ratio());
+    out << (options.direct ? format("  %10.3f %8.1f  %11.2fx\n", row.direct_ms, row.direct_gflops, row.direct_ms / row.poly_ms)
+                           : "\n");
+  }
 }
 
 }  // namespace pz::bench

@@ -3,8 +3,13 @@
 // GFLOP/s over the whole network (multiply-add = 2, padded 3×3 taps counted, as every
 // backend computes them), and that rate's share of one core's fp32 FMA peak, itself
 // measured in the same run (12 independent 512-bit FMA chains, before and after the rows).
+// Where the poly backend runs Winograd convolutions (nn/poly_winograd.h) the FLOPs are still
+// the direct convolution's: its rate is effective and may exceed the peak.
+// Each row also times the poly backend with Winograd off (its direct convolutions), so one
+// run shows what the Winograd stages buy.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -16,6 +21,7 @@ struct NnBenchRow {
   int batch = 0;
   double torch_ms = 0, poly_ms = 0;  // per forward pass, best round
   double torch_gflops = 0, poly_gflops = 0;
+  double direct_ms = 0, direct_gflops = 0;  // poly with winograd "off" (0: not measured)
   double ratio() const { return torch_ms / poly_ms; }  // poly's speed-up over torch
 };
 
@@ -27,10 +33,21 @@ struct NnBenchResult {
   std::vector<NnBenchRow> rows;
 };
 
-// `seconds` per (backend, batch) in total, split over `rounds` interleaved rounds; each
-// backend with `threads` intra-op threads.
-NnBenchResult measure_networks(const std::string& game_spec, const nn::NetConfig& network, const std::vector<int>& batches,
-                               double seconds, int rounds, int threads = 1);
+struct NnBenchOptions {
+  std::string game = "connect4";
+  nn::NetConfig network;
+  std::vector<int> batches{1, 2, 8, 32, 128};
+  double seconds = 1.0;  // per (backend, batch) in total, split over the rounds
+  int rounds = 5;        // interleaved
+  int threads = 1;       // intra-op threads of each backend
+  bool direct = true;    // also time poly with its direct convolutions
+  bool json = false;     // one JSON object per row, then a summary, instead of a table
+};
+
+NnBenchResult measure_networks(const NnBenchOptions& options);
+
+// `polyzero bench nn`: measures and writes the table (or JSON).
+void run_nn_bench(const NnBenchOptions& options, std::ostream& out);
 
 // One core's fp32 FMA rate in GFLOP/s over about `seconds` (a kernel built by the JIT for
 // this CPU; 0 when it cannot be built).

@@ -48,17 +48,18 @@ struct CompiledNetwork {
 };
 
 std::shared_ptr<const CompiledNetwork> compiled_network(const NetConfig& config, const NetShape& shape,
-                                                        const std::string& cache_dir) {
+                                                        const std::string& cache_dir, int winograd) {
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<const CompiledNetwork>> compiled;
   const games::Shape &in = shape.input, &p = shape.policy;
   const std::string key = config.to_json().dump() + " " + std::to_string(in.channels) + "x" + std::to_string(in.height) + "x" +
                           std::to_string(in.width) + " " + std::to_string(p.channels) + "x" + std::to_string(p.height) +
-                          "x" + std::to_string(p.width) + " " + std::to_string(shape.value_outputs) + " " + cache_dir;
+                          "x" + std::to_string(p.width) + " " + std::to_string(shape.value_outputs) + " " + cache_dir +
+                          " winograd " + std::to_string(winograd);
   std::lock_guard lock(mutex);
   if (auto it = compiled.find(key); it != compiled.end()) return it->second;
   auto c = std::make_shared<CompiledNetwork>();
-  c->network = std::make_unique<PolyNetwork>(config, shape);
+  c->network = std::make_unique<PolyNetwork>(config, shape, 0, winograd);
   const std::string source = c->network->source();
   poly::JitCache cache(cache_dir.empty() ? default_kernel_cache() : cache_dir, "gcc", kFlags);
   try {
@@ -73,10 +74,22 @@ std::shared_ptr<const CompiledNetwork> compiled_network(const NetConfig& config,
   return c;
 }
 
+// BackendOptions::winograd as PolyNetwork's argument; PZ_POLY_WINOGRAD, when set, stands in
+// for the default "auto" (an explicit choice wins).
+int winograd_mode(const BackendOptions& options) {
+  const char* env = std::getenv("PZ_POLY_WINOGRAD");
+  const std::string mode = options.winograd == "auto" && env && *env ? env : options.winograd;
+  if (mode == "auto") return PolyNetwork::kWinogradAuto;
+  if (mode == "off") return 0;
+  if (mode == "2" || mode == "3" || mode == "4") return mode[0] - '0';
+  throw std::invalid_argument("poly backend: winograd is \"" + mode + "\", expected auto, off, 2, 3 or 4");
+}
+
 class PolyBackend final : public Backend {
  public:
   PolyBackend(const NetConfig& config, const NetShape& shape, const BackendOptions& options)
-      : shape_(shape), compiled_(compiled_network(config, shape, options.cache_dir)), network_(*compiled_->network),
+      : shape_(shape), compiled_(compiled_network(config, shape, options.cache_dir, winograd_mode(options))),
+        network_(*compiled_->network),
         threads_(std::max(1, options.threads)) {
     forward_ = compiled_->forward;
     for (int t = 0; t < threads_; ++t) arenas_.push_back(aligned_zeros(network_.arena_floats()));

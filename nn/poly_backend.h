@@ -8,6 +8,10 @@
 // ~/.cache/polyzero/kernels; the key covers the generated source and the compiler flags, so
 // a changed network or compiler recompiles. A failed compile throws with the compiler's
 // messages, naming the network.
+//
+// 3×3 convolutions run as Winograd F(m×m, 3×3) where poly_winograd.h's cost model says it
+// pays; BackendOptions::winograd (or PZ_POLY_WINOGRAD in place of its default "auto") turns
+// it off ("off") or forces one tile size ("2", "3", "4").
 #pragma once
 
 #include <memory>

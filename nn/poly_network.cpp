@@ -10,6 +10,7 @@
 #include "polyhedral/cache_info.h"
 #include "polyhedral/isl_context.h"
 #include "polyhedral/polyc.h"
+#include "nn/poly_winograd.h"
 
 namespace pz::nn {
 
@@ -27,6 +28,11 @@ std::string at(const PolyNetwork::Tensor& t, const std::string& h, const std::st
 }  // namespace
 
 std::size_t PolyNetwork::Tensor::values_per_position() const {
+  if (!dims.empty()) {
+    std::size_t n = 1;
+    for (int d : dims) n *= static_cast<std::size_t>(d);
+    return n;
+  }
   return static_cast<std::size_t>(channels) * static_cast<std::size_t>(height) * static_cast<std::size_t>(width);
 }
 
@@ -45,7 +51,7 @@ void PolyNetwork::add_layer(Layer layer) {
 
 int PolyNetwork::conv(const std::string& name, int input, int out_channels, int kernel, const std::string& batch_norm,
                       bool relu, int residual, const std::string& conv_name, int bias_planes) {
-  const Tensor& in = tensors_[static_cast<std::size_t>(input)];
+  const Tensor in = tensors_[static_cast<std::size_t>(input)];  // a copy: add_tensor() grows tensors_
   Tensor out;
   out.channels = out_channels;
   out.height = in.height;
@@ -61,7 +67,48 @@ int PolyNetwork::conv(const std::string& name, int input, int out_channels, int 
   l.relu = relu;
   l.weight = (conv_name.empty() ? name : conv_name) + ".weight";
   l.batch_norm = batch_norm;
-  add_layer(l);
+  if (kernel != 3) {
+    add_layer(l);
+    return t;
+  }
+  WinogradChoice choice{0, 1, "direct: Winograd turned off"};
+  if (winograd_ == kWinogradAuto) choice = choose_winograd_tile(in.height, in.width, in.channels, out_channels);
+  else if (winograd_) choice = {winograd_, 1, "F(" + str(winograd_) + "x" + str(winograd_) + ",3x3): asked for"};
+  l.note = "winograd: " + choice.reason;
+  if (!choice.m) {
+    add_layer(l);
+    return t;
+  }
+  // Y = Aᵀ [U ⊙ V] A in five loop nests (describe_winograd): V = Bᵀ d B by rows then
+  // columns, the product per transformed point, and Aᵀ · A by rows then columns.
+  const int m = choice.m, a = m + 2, h = in.height, w = in.width, th = (h + m - 1) / m, tw = (w + m - 1) / m;
+  const int c = in.channels;
+  auto temporary = [&](std::vector<int> dims) {
+    Tensor x;
+    x.dims = std::move(dims);
+    return add_tensor(x);
+  };
+  const int rows = temporary({a, th, tw * m + 2, c});         // Bᵀ d: [a][tile row][column][c]
+  const int transformed = temporary({a, a, th * tw, c});      // V: [a][b][tile][c]
+  const int product = temporary({a, a, th * tw, out_channels});  // M: [a][b][tile][k]
+  const int out_rows = temporary({h, tw, a, out_channels});   // Aᵀ M: [row][tile column][b][k]
+  const int stage_input[] = {input, rows, transformed, product, out_rows};
+  const int stage_output[] = {rows, transformed, product, out_rows, t};
+  const char* stage_name[] = {".winograd_input_rows", ".winograd_input", ".winograd_product", ".winograd_output_rows", ""};
+  for (int s = 0; s < 5; ++s) {
+    Layer stage = l;
+    stage.kind = Layer::Kind::kWinograd;
+    stage.name = name + stage_name[s];
+    stage.input = stage_input[s];
+    stage.output = stage_output[s];
+    stage.stage = s;
+    stage.tile = m;
+    stage.board_height = h;
+    stage.board_width = w;
+    if (s != 4) stage.residual = stage.bias_planes = -1, stage.relu = false;
+    if (s == 2) stage.direct_flops = 2.0 * h * w * c * out_channels * 9;
+    add_layer(stage);
+  }
   return t;
 }
 
@@ -82,8 +129,8 @@ int PolyNetwork::global_pool(const std::string& name, int input) {
   return t;
 }
 
-PolyNetwork::PolyNetwork(const NetConfig& config, const NetShape& shape, int micro_batch)
-    : config_(config), shape_(shape), micro_batch_(micro_batch) {
+PolyNetwork::PolyNetwork(const NetConfig& config, const NetShape& shape, int micro_batch, int winograd)
+    : config_(config), shape_(shape), micro_batch_(micro_batch), winograd_(winograd) {
   const games::Shape& s = shape.input;
   const int c = config.channels;
   const bool pooled = config.pooled();
@@ -146,8 +193,9 @@ void PolyNetwork::plan() {
   layouts_ = poly::choose_layouts(scops, logical_shapes());
   // Weight offsets, each array 16-float (64-byte) aligned.
   for (Layer& l : layers_) {
-    if (l.kind != Layer::Kind::kConv && l.kind != Layer::Kind::kLinear) continue;
+    if (l.kind != Layer::Kind::kConv && l.kind != Layer::Kind::kLinear && l.kind != Layer::Kind::kWinograd) continue;
     for (auto [array, offset] : {std::pair{&l.weight_array, &l.weight_offset}, std::pair{&l.bias_array, &l.bias_offset}}) {
+      if (l.kind == Layer::Kind::kWinograd && array == &l.bias_array && l.stage != 4) continue;
       *offset = weight_floats_;
       weight_floats_ += (layout(*array).elements() + 15) / 16 * 16;
     }
@@ -179,6 +227,7 @@ int PolyNetwork::fitting_micro_batch() const {
 }
 
 double PolyNetwork::layer_flops(const Layer& l) const {
+  if (l.kind == Layer::Kind::kWinograd) return l.direct_flops;  // counted as the direct convolution's
   const Tensor& in = tensors_[static_cast<std::size_t>(l.input)];
   const Tensor& out = tensors_[static_cast<std::size_t>(l.output)];
   if (l.kind == Layer::Kind::kConv) return 2.0 * in.height * in.width * in.channels * out.channels * l.kernel * l.kernel;
@@ -283,6 +332,78 @@ void describe_pool(LayerProgram& p, const Tensor& in, const Tensor& out) {
   p.b.end();
 }
 
+// One stage of a 3×3 convolution as F(m×m, 3×3) (poly_winograd.h; Lavin & Gray 2016), a
+// reduction chain like the direct convolution, with the transform matrices as constant
+// arrays in the weights (`k`). Tiles are m×m outputs over ceil(H/m) × ceil(W/m); input tile
+// (th, tw) reads rows th·m − 1 … th·m + m and columns likewise, past the board into the zero
+// border (the layout pass pads to whatever the tiles read). Writes stay on the board.
+//   0  R[n][a][th][x][c]  = Σ_i Bᵀ[a][i] · X[n][c][th·m + i − 1][x − 1]         (x < tw·m + 2)
+//   1  V[n][a][b][t][c]   = Σ_j Bᵀ[b][j] · R[n][a][t / TW][(t % TW)·m + j][c]   (tile t = th·TW + tw)
+//   2  M[n][a][b][t][o]   = Σ_c U[a][b][o][c] · V[n][a][b][t][c]                 (U = G g Gᵀ, packed)
+//   3  P[n][h][tw][b][o]  = Σ_a Aᵀ[h % m][a] · M[n][a][b][(h / m)·TW + tw][o]   (h < H)
+//   4  Y[n][o][h][w]      = bias[o] + Σ_b Aᵀ[w % m][b] · P[n][h][w / m][b][o], then the skip,
+//                           the pooled bias and ReLU as in describe_conv
+void describe_winograd(LayerProgram& p, const Layer& l, const Tensor& in, const Tensor& out, const Tensor* residual,
+                       const Tensor* bias_planes) {
+  const int m = l.tile, alpha = m + 2, tiles_across = (l.board_width + m - 1) / m;
+  const std::string x = p.view(in, false), y = p.view(out, true), k = p.weights(l.weight_array, l.weight_offset);
+  const std::string a = str(alpha), ms = str(m), tw = str(tiles_across);
+  // Row r of Bᵀ (alpha rows) or Aᵀ (m rows; `rows`) is zero in column 0 unless r is the first
+  // row (the point 0) and in column alpha − 1 unless r is the last (the point ∞): its sum
+  // runs over columns [ceil(r / (rows − 1)), alpha − 1 + floor(r / (rows − 1))), those zeros
+  // left out.
+  auto chain = [&](const std::string& element, const std::string& init, const std::string& over, const std::string& row,
+                   int rows, const std::string& term) {
+    const std::string last = str(rows - 1);
+    p.b.stmt(element + " = " + init).for_(over, "ceild(" + row + ", " + last + ")", a + " - 1 + floord(" + row + ", " + last + ")");
+    p.b.stmt(element + " += " + term).end();
+  };
+  switch (l.stage) {
+    case 0: {
+      const std::vector<int>& d = out.dims;
+      p.b.for_("a", "0", a).for_("th", "0", str(d[1])).for_("x", "0", str(d[2])).for_("c", "0", str(d[3]));
+      chain(y + "[n][a][th][x][c]", "0.0f", "i", "a", alpha, k + "[a][i] * " + x + "[n]" + at(in, "th * " + ms + " + i - 1", "x - 1", "c"));
+      p.b.end().end().end().end();
+      break;
+    }
+    case 1: {
+      const std::vector<int>& d = out.dims;
+      p.b.for_("a", "0", a).for_("b", "0", a).for_("t", "0", str(d[2])).for_("c", "0", str(d[3]));
+      chain(y + "[n][a][b][t][c]", "0.0f", "j", "b", alpha, k + "[b][j] * " + x + "[n][a][t / " + tw + "][(t % " + tw + ") * " + ms + " + j][c]");
+      p.b.end().end().end().end();
+      break;
+    }
+    case 2: {
+      const std::vector<int>& d = out.dims;
+      const std::string element = y + "[n][a][b][t][o]";
+      p.b.for_("a", "0", a).for_("b", "0", a).for_("t", "0", str(d[2])).for_("o", "0", str(d[3]));
+      p.b.stmt(element + " = 0.0f").for_("c", "0", str(in.dims[3]));
+      p.b.stmt(element + " += " + x + "[n][a][b][t][c] * " + k + "[a][b][o][c]").end();
+      p.b.end().end().end().end();
+      break;
+    }
+    case 3: {
+      const std::vector<int>& d = out.dims;
+      p.b.for_("h", "0", str(d[0])).for_("tw", "0", str(d[1])).for_("b", "0", a).for_("o", "0", str(d[3]));
+      chain(y + "[n][h][tw][b][o]", "0.0f", "a", "h % " + ms, m,
+            k + "[h % " + ms + "][a] * " + x + "[n][a][b][(h / " + ms + ") * " + tw + " + tw][o]");
+      p.b.end().end().end().end();
+      break;
+    }
+    case 4: {
+      const std::string bias = p.weights(l.bias_array, l.bias_offset), element = y + "[n]" + at(out, "h", "w", "o");
+      p.b.for_("h", "0", str(out.height)).for_("w", "0", str(out.width)).for_("o", "0", str(out.channels));
+      chain(element, bias + "[o]", "b", "w % " + ms, m, k + "[w % " + ms + "][b] * " + x + "[n][h][w / " + ms + "][b][o]");
+      std::string value = element;
+      if (residual) value += " + " + p.view(*residual, false) + "[n]" + at(*residual, "h", "w", "o");
+      if (bias_planes) value += " + " + p.view(*bias_planes, false) + "[n][o]";
+      if (l.relu) p.b.stmt(element + " = " + value + " > 0.0f ? " + value + " : 0.0f");
+      p.b.end().end().end();
+      break;
+    }
+  }
+}
+
 // tanh of the logit, or P(win) − P(loss) of the softmax over (win, draw, loss), shifted by
 // the maximum.
 void describe_value(LayerProgram& p, const Tensor& in, const Tensor& out, bool wdl) {
@@ -306,6 +427,10 @@ const char* kind_name(const Layer& l) {
     case Layer::Kind::kLinear: return "linear";
     case Layer::Kind::kPool: return "pool";
     case Layer::Kind::kValue: return "value";
+    case Layer::Kind::kWinograd: {
+      static const char* stages[] = {"wino-in-rows", "wino-in", "wino-product", "wino-out-rows", "wino-out"};
+      return stages[l.stage];
+    }
   }
   return "?";
 }
@@ -326,6 +451,7 @@ PolyNetwork::LayerScop PolyNetwork::describe_layer(const Layer& l, isl::ctx ctx,
     case Layer::Kind::kLinear: describe_linear(program, l, in, out); break;
     case Layer::Kind::kPool: describe_pool(program, in, out); break;
     case Layer::Kind::kValue: describe_value(program, in, out, config_.wdl()); break;
+    case Layer::Kind::kWinograd: describe_winograd(program, l, in, out, tensor(l.residual), tensor(l.bias_planes)); break;
   }
   b.end();
   return LayerScop{b.build(), program.decls};
@@ -336,12 +462,26 @@ std::map<std::string, poly::ArrayShape> PolyNetwork::logical_shapes() const {
   for (const Tensor& t : tensors_) {
     poly::ArrayShape& s = shapes[t.array];
     s.fixed = !t.external.empty();
-    if (t.spatial) s.extent = {-1, t.channels, t.height, t.width}, s.dims = {"n", "c", "h", "w"};
+    if (!t.dims.empty()) {
+      s.extent = {-1};
+      s.dims = {"n"};
+      for (std::size_t d = 0; d < t.dims.size(); ++d) s.extent.push_back(t.dims[d]), s.dims.push_back("d" + str(static_cast<long long>(d)));
+    } else if (t.spatial) s.extent = {-1, t.channels, t.height, t.width}, s.dims = {"n", "c", "h", "w"};
     else s.extent = {-1, t.channels}, s.dims = {"n", "c"};
   }
   for (const Layer& l : layers_) {
     const Tensor& in = tensors_[static_cast<std::size_t>(l.input)];
     const long long outputs = tensors_[static_cast<std::size_t>(l.output)].channels;
+    if (l.kind == Layer::Kind::kWinograd) {
+      const long long alpha = l.tile + 2;
+      const Tensor& out = tensors_[static_cast<std::size_t>(l.output)];
+      if (l.stage <= 1) shapes[l.weight_array] = {{alpha, alpha}, {"point", "tap"}};                // Bᵀ
+      if (l.stage == 2)
+        shapes[l.weight_array] = {{alpha, alpha, out.dims[3], in.dims[3]}, {"a", "b", "out", "in"}};  // U
+      if (l.stage >= 3) shapes[l.weight_array] = {{l.tile, alpha}, {"output", "point"}};            // Aᵀ
+      if (l.stage == 4) shapes[l.bias_array] = {{outputs}, {"out"}};
+      continue;
+    }
     if (l.kind == Layer::Kind::kConv)
       shapes[l.weight_array] = {{outputs, in.channels, l.kernel, l.kernel}, {"out", "in", "kh", "kw"}};
     else if (l.kind == Layer::Kind::kLinear && in.spatial)
@@ -381,6 +521,7 @@ std::string PolyNetwork::layer_code(const Layer& l, bool analyse, PolyLayerRepor
   report.name = l.name;
   report.kind = kind_name(l);
   report.flops = layer_flops(l);
+  if (!l.note.empty()) report.passes.push_back(l.note);
   poly::IslContext ctx;
   LayerScop program = describe_layer(l, ctx.ctx(), analyse ? std::optional<long long>(micro_batch_) : std::nullopt);
   poly::apply_layouts(program.scop, layouts_);
@@ -392,7 +533,7 @@ std::string PolyNetwork::layer_code(const Layer& l, bool analyse, PolyLayerRepor
   poly::ScopReport scop_report;
   const std::string body = poly::optimize_scop(ctx, program.scop, options, scop_report, "    ");
   report.schedule = scop_report.schedule_origin;
-  report.passes = scop_report.passes;
+  report.passes.insert(report.passes.end(), scop_report.passes.begin(), scop_report.passes.end());
   report.scop = std::move(scop_report);
   return "  /* " + l.name + " (" + report.kind + ") */\n  {\n" + program.decls + body + "  }\n";
 }
@@ -435,17 +576,62 @@ ChannelAffine batch_norm_affine(const NetWeights& named, const std::string& pref
   return a;
 }
 
+// The batch-norm after a convolution with the conv's own bias folded into its shift.
+ChannelAffine conv_affine(const NetWeights& named, const Layer& l, std::size_t co) {
+  ChannelAffine bn = batch_norm_affine(named, l.batch_norm, co);
+  if (!l.bias.empty()) {
+    const auto& bias = weight(named, l.bias, co).values;
+    for (std::size_t c = 0; c < co; ++c) bn.shift[c] += bias[c] * bn.scale[c];
+  }
+  return bn;
+}
+
+// A Winograd stage's constant data (poly_winograd.h): Bᵀ, U = G g Gᵀ per (out, in) pair
+// with the batch-norm's scale folded into g, Aᵀ, and the folded bias, in polyc's layouts.
+void pack_winograd(const NetWeights& named, const Layer& l, std::size_t ci, std::size_t co, const poly::ArrayLayout& weights,
+                   const poly::ArrayLayout* biases, float* out) {
+  const WinogradMatrices wm = winograd_matrices(l.tile);
+  const long long alpha = wm.alpha, m = wm.m;
+  float* w = out + l.weight_offset;
+  if (l.stage <= 1)
+    for (long long i = 0; i < alpha; ++i)
+      for (long long j = 0; j < alpha; ++j) w[weights.offset({i, j})] = static_cast<float>(wm.bt[static_cast<std::size_t>(i * alpha + j)]);
+  if (l.stage >= 3)
+    for (long long i = 0; i < m; ++i)
+      for (long long j = 0; j < alpha; ++j) w[weights.offset({i, j})] = static_cast<float>(wm.at[static_cast<std::size_t>(i * alpha + j)]);
+  if (l.stage != 2 && l.stage != 4) return;
+  const ChannelAffine bn = conv_affine(named, l, co);
+  if (l.stage == 4)
+    for (long long c = 0; c < static_cast<long long>(co); ++c)
+      out[l.bias_offset + biases->offset({c})] = bn.shift[static_cast<std::size_t>(c)];
+  if (l.stage != 2) return;
+  const WeightTensor& g = weight(named, l.weight, co * ci * 9);
+  for (std::size_t o = 0; o < co; ++o)
+    for (std::size_t i = 0; i < ci; ++i) {
+      const float* f = g.values.data() + (o * ci + i) * 9;
+      double gg[6][3];  // G g, alpha × 3
+      for (long long a = 0; a < alpha; ++a)
+        for (int q = 0; q < 3; ++q) {
+          double sum = 0;
+          for (int p = 0; p < 3; ++p) sum += wm.g[static_cast<std::size_t>(a * 3 + p)] * f[p * 3 + q];
+          gg[a][q] = sum;
+        }
+      for (long long a = 0; a < alpha; ++a)
+        for (long long b = 0; b < alpha; ++b) {
+          double sum = 0;
+          for (int q = 0; q < 3; ++q) sum += gg[a][q] * wm.g[static_cast<std::size_t>(b * 3 + q)];
+          w[weights.offset({a, b, static_cast<long long>(o), static_cast<long long>(i)})] = static_cast<float>(sum * bn.scale[o]);
+        }
+    }
+}
+
 // torch's [out][in][kh][kw], the batch-norm and the conv's bias folded in, written in the
 // layouts polyc chose.
 void pack_conv(const NetWeights& named, const Layer& l, std::size_t ci, std::size_t co, const poly::ArrayLayout& weights,
                const poly::ArrayLayout& biases, float* out) {
   const long long k = l.kernel;
   const WeightTensor& w = weight(named, l.weight, co * ci * static_cast<std::size_t>(k * k));
-  ChannelAffine bn = batch_norm_affine(named, l.batch_norm, co);
-  if (!l.bias.empty()) {
-    const auto& bias = weight(named, l.bias, co).values;
-    for (std::size_t c = 0; c < co; ++c) bn.shift[c] += bias[c] * bn.scale[c];
-  }
+  const ChannelAffine bn = conv_affine(named, l, co);
   std::size_t at = 0;
   for (long long o = 0; o < static_cast<long long>(co); ++o)
     for (long long i = 0; i < static_cast<long long>(ci); ++i)
@@ -485,7 +671,11 @@ std::vector<float> PolyNetwork::pack(const NetWeights& named) const {
     if (l.kind == Layer::Kind::kConv)
       pack_conv(named, l, static_cast<std::size_t>(in.channels), static_cast<std::size_t>(o.channels), layout(l.weight_array),
                 layout(l.bias_array), out.data());
-    else if (l.kind == Layer::Kind::kLinear)
+    else if (l.kind == Layer::Kind::kWinograd) {
+      const std::size_t ci = static_cast<std::size_t>(in.dims.empty() ? in.channels : in.dims.back());
+      const std::size_t co = static_cast<std::size_t>(o.dims.empty() ? o.channels : o.dims.back());
+      pack_winograd(named, l, ci, co, layout(l.weight_array), l.stage == 4 ? &layout(l.bias_array) : nullptr, out.data());
+    } else if (l.kind == Layer::Kind::kLinear)
       pack_linear(named, l, in, o.values_per_position(), layout(l.weight_array), layout(l.bias_array), out.data());
   }
   return out;

@@ -19,6 +19,11 @@
 //    activations with a zero border of one cell where a 3×3 convolution reads them, and
 //    weights with the output channel innermost. The caller's input, policy and value
 //    buffers keep their declared NCHW order. pack() writes the weights in the chosen layouts.
+//  - 3×3 convolutions may run as Winograd F(m×m, 3×3) (poly_winograd.h): five layers, each
+//    a reduction chain like the direct convolution (input transform by rows, then by
+//    columns; the product per transformed point, a contraction over input channels; output
+//    transform by rows, then by columns with bias, skip and ReLU), m chosen per layer by
+//    poly_winograd.h's cost model, the transformed weights U = G g Gᵀ written by pack().
 //  - Batch-norm is folded into the preceding convolution (W·γ/σ, β − μγ/σ); bias, the
 //    residual add and ReLU are the final statement of the convolution's chain, applied while
 //    the block is in registers.
@@ -48,10 +53,10 @@ namespace pz::nn {
 
 struct PolyLayerReport {
   std::string name;      // "tower.0.conv1"
-  std::string kind;      // "conv3x3", "conv1x1", "linear", "pack", "value"
+  std::string kind;      // "conv3x3", "conv1x1", "linear", "pack", "value", "wino-…" (poly_winograd.h)
   double flops = 0;      // per position (multiply-add = 2)
   std::string schedule;  // what polyc chose ("register-blocked reduction chain: …")
-  std::vector<std::string> passes;
+  std::vector<std::string> passes;  // a 3×3 convolution's first entry: "winograd: " and why (poly_winograd.h)
   poly::ScopReport scop;  // polyc's whole report (with data movement when analysed)
 };
 
@@ -66,8 +71,11 @@ struct PolyArrayReport {
 class PolyNetwork {
  public:
   // micro_batch 0: the most positions (up to 16) whose largest activation, read and written
-  // by one layer, fits in three quarters of this machine's L2.
-  PolyNetwork(const NetConfig& config, const NetShape& shape, int micro_batch = 0);
+  // by one layer, fits in three quarters of this machine's L2. winograd (poly_winograd.h):
+  // kWinogradAuto: 3×3 convolutions as F(m×m, 3×3) where the cost model says it pays;
+  // 0: all direct; 2, 3 or 4: every 3×3 convolution as F(m×m, 3×3) (for tests and benches).
+  static constexpr int kWinogradAuto = -1;
+  PolyNetwork(const NetConfig& config, const NetShape& shape, int micro_batch = 0, int winograd = kWinogradAuto);
 
   // The C translation unit; runs polyc on every layer (a second or two). With `analyse`,
   // the batch is fixed to one micro-batch and polyc also reports footprints and data
@@ -88,12 +96,14 @@ class PolyNetwork {
     int channels = 0, height = 1, width = 1;
     bool spatial = false;   // [n][c][h][w]; else [n][c]
     std::string external;   // "input", "policy", "value": a pointer argument, not the arena
+    std::vector<int> dims;  // else, when not empty: [n][dims...] (a Winograd stage's tiles)
     std::string array;      // its name in the generated code ("t3")
     std::size_t offset = 0; // in the arena, floats
     std::size_t values_per_position() const;  // channels × height × width
   };
   struct Layer {
-    enum class Kind { kPack, kConv, kLinear, kPool, kValue } kind;
+    // kWinograd: one of the five stages of a 3×3 convolution as F(m×m, 3×3), poly_winograd.h
+    enum class Kind { kPack, kConv, kLinear, kPool, kValue, kWinograd } kind;
     std::string name;
     int input = -1, output = -1, residual = -1;
     int bias_planes = -1;  // a [n][channel] tensor added before the ReLU (pooled networks)
@@ -104,6 +114,12 @@ class PolyNetwork {
     std::string weight, bias, batch_norm;
     std::string weight_array, bias_array;  // names in the generated code ("w5", "b5")
     std::size_t weight_offset = 0, bias_offset = 0;
+    // kWinograd: the stage (0 input rows, 1 input columns, 2 product, 3 output rows,
+    // 4 output columns with bias, skip and ReLU), the tile m, the board, and the direct
+    // convolution's FLOPs (counted on the product stage); the cost model's reason.
+    int stage = 0, tile = 0, board_height = 0, board_width = 0;
+    double direct_flops = 0;
+    std::string note;
   };
 
  private:
@@ -130,6 +146,7 @@ class PolyNetwork {
   NetConfig config_;
   NetShape shape_;
   int micro_batch_;
+  int winograd_;
   std::vector<Tensor> tensors_;
   std::vector<Layer> layers_;
   std::vector<PolyLayerReport> reports_;

@@ -203,6 +203,9 @@ expect_status 0 "$pz" bench nn --game connect4 --set network.blocks=1 --set netw
 expect_out '"batch":3'
 expect_out '"poly_over_torch"'
 expect_out '"peak_gflops"'
+expect_out '"poly_over_direct"'
+expect_status 0 "$pz" bench nn --game connect4 --set network.blocks=1 --set network.channels=8 --batches 2 --seconds 0.02 --rounds 1
+expect_out "poly/direct"
 expect_status 2 "$pz" bench train --backends tensorflow
 
 # solve: exact values of a position and of each move; games without a solver are refused.

@@ -3,7 +3,9 @@
 // pooling and the biases it feeds, the scalar and win/draw/loss value heads, board-sized
 // and flat policies) of both network types, board sizes and
 // channel counts that do not divide the register blocks, batches that do not divide the
-// micro-batch; then through InferenceEngine: priors, values, hot swap and cancel.
+// micro-batch; Winograd 3×3 convolutions (every tile size, boards the tile does not divide,
+// the cost model's choice) and the direct ones; then through InferenceEngine: priors,
+// values, hot swap and cancel.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -17,6 +19,7 @@
 #include "nn/network.h"
 #include "mcts/search.h"
 #include "nn/poly_network.h"
+#include "nn/poly_winograd.h"
 #include "util/error.h"
 #include "util/rng.h"
 
@@ -57,14 +60,17 @@ double relative_error(const std::vector<float>& a, const std::vector<float>& b) 
   return diff / scale;
 }
 
-void expect_backends_agree(const std::string& game_spec, const NetConfig& config) {
+// winograd: BackendOptions::winograd of the poly backend ("auto", "off", "2", "3", "4").
+void expect_backends_agree(const std::string& game_spec, const NetConfig& config, const std::string& winograd = "auto") {
   const auto game = games::make_game(game_spec);
   const NetShape shape = net_shape(game->info());
   auto net = make_network(config, game->info());
   perturb_batch_norms(*net);
   const NetWeights weights = export_weights(*net);
   auto torch_backend = make_backend(backend("torch"), config, shape);
-  auto poly_backend = make_backend(backend("poly"), config, shape);
+  BackendOptions poly_options = backend("poly");
+  poly_options.winograd = winograd;
+  auto poly_backend = make_backend(poly_options, config, shape);
   torch_backend->load(weights);
   poly_backend->load(weights);
   util::Rng rng(11);
@@ -75,16 +81,17 @@ void expect_backends_agree(const std::string& game_spec, const NetConfig& config
     std::vector<float> tp(p), tv(v), pp(p, NAN), pv(v, NAN);
     torch_backend->forward(input.data(), rows, tp.data(), tv.data());
     poly_backend->forward(input.data(), rows, pp.data(), pv.data());
-    EXPECT_LE(relative_error(pp, tp), 1e-4) << game_spec << " policy, batch " << rows;
-    EXPECT_LE(relative_error(pv, tv), 1e-4) << game_spec << " value, batch " << rows;
+    EXPECT_LE(relative_error(pp, tp), 1e-4) << game_spec << " policy, batch " << rows << ", winograd " << winograd;
+    EXPECT_LE(relative_error(pv, tv), 1e-4) << game_spec << " value, batch " << rows << ", winograd " << winograd;
   }
 }
 
+// Direct convolutions (AutomaticWinogradMatchesTorch runs this net as the cost model chooses).
 TEST_F(PolyBackendTest, MatchesTorchOnTheDefaultConnectFourNet) {
   NetConfig c;
   c.blocks = 3;
   c.channels = 32;
-  expect_backends_agree("connect4", c);
+  expect_backends_agree("connect4", c, "off");
 }
 
 // 13 channels (no whole vector), 5×5 board (rows of 5), board-sized policy, WDL value.
@@ -99,12 +106,12 @@ TEST_F(PolyBackendTest, MatchesTorchWithOddShapesAndWdl) {
   expect_backends_agree("hex:size=5", c);
 }
 
-// 9×9 with 40 channels: two balanced row blocks per row and a partial vector block.
+// 9×9 with 40 channels, direct: two balanced row blocks per row and a partial vector block.
 TEST_F(PolyBackendTest, MatchesTorchOnGoNineByNine) {
   NetConfig c;
   c.blocks = 1;
   c.channels = 40;
-  expect_backends_agree("go", c);
+  expect_backends_agree("go", c, "off");
 }
 
 // A game whose values are one per seat (no zero-sum shortcut) and a flat policy.
@@ -120,7 +127,7 @@ TEST_F(PolyBackendTest, PlannedArenaIsSmallerThanOneRegionPerTensor) {
   NetConfig c;
   c.blocks = 3;
   c.channels = 32;
-  PolyNetwork net(c, net_shape(game->info()));
+  PolyNetwork net(c, net_shape(game->info()), 0, /*winograd=*/0);
   EXPECT_LT(net.arena_floats(), net.unplanned_arena_floats());
   net.source();
   ASSERT_FALSE(net.layers().empty());
@@ -151,6 +158,102 @@ TEST_F(PolyBackendTest, MatchesTorchOnPooledNetworks) {
   c.policy_channels = 3;
   c.value_head = "wdl";
   expect_backends_agree("hex:size=5", c);
+}
+
+// The Toom-Cook matrices of F(m, 3) compute the 1-D correlation y_i = Σ_k g_k d_{i+k}
+// exactly (in double): y = Aᵀ [(G g) ⊙ (Bᵀ d)].
+TEST(PolyWinogradTest, MatricesComputeTheCorrelation) {
+  util::Rng rng(4);
+  for (int m = 2; m <= 4; ++m) {
+    const WinogradMatrices w = winograd_matrices(m);
+    ASSERT_EQ(w.alpha, m + 2);
+    for (int trial = 0; trial < 5; ++trial) {
+      std::vector<double> d(static_cast<std::size_t>(w.alpha)), g(3);
+      for (double& x : d) x = rng.uniform() * 2 - 1;
+      for (double& x : g) x = rng.uniform() * 2 - 1;
+      std::vector<double> product(static_cast<std::size_t>(w.alpha));
+      for (int a = 0; a < w.alpha; ++a) {
+        double u = 0, v = 0;
+        for (int k = 0; k < 3; ++k) u += w.g[static_cast<std::size_t>(a * 3 + k)] * g[static_cast<std::size_t>(k)];
+        for (int j = 0; j < w.alpha; ++j) v += w.bt[static_cast<std::size_t>(a * w.alpha + j)] * d[static_cast<std::size_t>(j)];
+        product[static_cast<std::size_t>(a)] = u * v;
+      }
+      for (int i = 0; i < m; ++i) {
+        double y = 0, direct = 0;
+        for (int a = 0; a < w.alpha; ++a) y += w.at[static_cast<std::size_t>(i * w.alpha + a)] * product[static_cast<std::size_t>(a)];
+        for (int k = 0; k < 3; ++k) direct += g[static_cast<std::size_t>(k)] * d[static_cast<std::size_t>(i + k)];
+        EXPECT_NEAR(y, direct, 1e-12) << "F(" << m << ",3), output " << i;
+      }
+    }
+  }
+  EXPECT_THROW(winograd_matrices(5), std::invalid_argument);
+}
+
+// Go 9×9 with 48 channels: F(3×3) tiles the board exactly. Few input channels (a stem) do
+// not pay for the transforms; a wide 19×19 net pays for F(4×4)'s.
+TEST(PolyWinogradTest, CostModelChoosesTheTile) {
+  EXPECT_EQ(choose_winograd_tile(9, 9, 48, 48).m, 3);
+  EXPECT_LT(choose_winograd_tile(9, 9, 48, 48).cost, 0.6);
+  EXPECT_EQ(choose_winograd_tile(6, 7, 32, 32).m, 3);  // Connect Four: 2×3 tiles beat 3×4 of F(2×2)
+  EXPECT_EQ(choose_winograd_tile(6, 7, 3, 32).m, 0);
+  EXPECT_EQ(choose_winograd_tile(9, 9, 2, 2).m, 0);
+  EXPECT_EQ(choose_winograd_tile(19, 19, 128, 128).m, 4);
+}
+
+// The plan: each Winograd convolution is five register-blocked chains; the FLOPs stay the
+// direct convolution's; off means no Winograd stage at all.
+TEST(PolyWinogradTest, PlanReportsTheChoice) {
+  const auto game = games::make_game("go");
+  NetConfig c;
+  c.blocks = 1;
+  c.channels = 48;
+  PolyNetwork wino(c, net_shape(game->info())), direct(c, net_shape(game->info()), 0, 0);
+  EXPECT_DOUBLE_EQ(wino.flops_per_position(), direct.flops_per_position());
+  wino.source();
+  direct.source();
+  int products = 0, blocked = 0;
+  for (const auto& layer : wino.layers()) {
+    products += layer.kind == "wino-product";
+    blocked += layer.kind.rfind("wino", 0) == 0 && layer.schedule == "register-blocked reduction chain";
+    if (layer.kind == "wino-product") {
+      ASSERT_FALSE(layer.passes.empty());
+      EXPECT_EQ(layer.passes.front().rfind("winograd: F(3x3,3x3)", 0), 0u) << layer.passes.front();
+    }
+  }
+  EXPECT_GE(products, 2);  // at least the tower's two convolutions
+  EXPECT_EQ(blocked, 5 * products);
+  for (const auto& layer : direct.layers()) EXPECT_NE(layer.kind.rfind("wino", 0), 0u) << layer.name;
+}
+
+// Winograd convolutions against torch: every tile size, boards the tile does not divide
+// (5×7 and 6×7 for F(2×2) and F(3×3), 9×9 for F(4×4)) or that are smaller than one tile
+// (3×3 with F(4×4)), odd channel counts (13, the stem's input planes), both network types.
+TEST_F(PolyBackendTest, WinogradMatchesTorch) {
+  NetConfig c;
+  c.blocks = 1;
+  c.channels = 13;
+  expect_backends_agree("connect4:height=5", c, "2");
+  expect_backends_agree("hex:size=3", c, "4");
+  c.channels = 16;
+  expect_backends_agree("go", c, "4");
+  NetConfig pooled;
+  pooled.type = "pooled";
+  pooled.blocks = 2;
+  pooled.channels = 13;
+  pooled.global_channels = 5;
+  pooled.value_head = "wdl";
+  expect_backends_agree("connect4", pooled, "3");
+}
+
+// What the cost model chooses for the default Connect Four net and a Go 9×9 tower.
+TEST_F(PolyBackendTest, AutomaticWinogradMatchesTorch) {
+  NetConfig c;
+  c.blocks = 3;
+  c.channels = 32;
+  expect_backends_agree("connect4", c, "auto");
+  c.blocks = 1;
+  c.channels = 48;
+  expect_backends_agree("go", c, "auto");
 }
 
 // A team of threads claims micro-batches; each runs the same kernel: identical outputs.
