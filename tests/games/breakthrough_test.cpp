@@ -97,20 +97,6 @@ struct Ref {
   Action encode(const RefMove& m) const { return (m.tx - m.fx + 1) * rows * columns + m.fy * columns + m.fx; }
 };
 
-std::uint64_t ref_perft(const Ref& ref, int depth) {
-  if (ref.winner >= 0) return 0;
-  if (depth == 0) return 1;
-  auto moves = ref.moves();
-  if (depth == 1) return moves.size();
-  std::uint64_t total = 0;
-  for (const auto& m : moves) {
-    Ref child = ref;
-    child.apply(m);
-    total += ref_perft(child, depth - 1);
-  }
-  return total;
-}
-
 // Plays random games with the real game and the reference side by side and compares
 // board, legal moves with their notation, and outcome at every node.
 void compare_with_reference(int rows, int columns, int num_games, std::uint64_t seed) {
@@ -162,6 +148,11 @@ void compare_with_reference(int rows, int columns, int num_games, std::uint64_t 
 }
 
 // ---------------------------------------------------------------------------------------
+
+std::uint64_t ref_perft(const Ref& ref, int depth) {
+  return testing::reference_perft(
+      ref, depth, [](const Ref& r) { return r.moves(); }, [](Ref& r, const RefMove& m) { r.apply(m); });
+}
 
 TEST(Breakthrough, HandCountsOfTheOpening) {
   // Depth 1: of the 8 front pawns, 6 have 3 moves and the 2 edge pawns 2: 22. The armies

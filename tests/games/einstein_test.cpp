@@ -112,24 +112,23 @@ std::pair<int, int> decode(Action a, int side) {
   return {from, from + dy * 5 + dx};
 }
 
+// A die roll (first = 0, second = the face) or a move (from, to): the reference's plies.
+std::vector<std::pair<int, int>> ref_plies(const Ref& r) {
+  if (r.winner >= 0) return {};
+  if (r.die != 0) return r.moves();
+  std::vector<std::pair<int, int>> rolls;
+  for (int f = 1; f <= 6; ++f) rolls.emplace_back(0, f);
+  return rolls;
+}
+
 std::uint64_t ref_perft(const Ref& r, int depth) {
-  if (depth == 0) return 1;
-  if (r.winner >= 0) return 0;
-  std::uint64_t n = 0;
-  if (r.die == 0) {
-    for (int f = 1; f <= 6; ++f) {
-      Ref t = r;
-      t.roll(f);
-      n += ref_perft(t, depth - 1);
+  return testing::reference_perft(r, depth, ref_plies, [](Ref& t, const std::pair<int, int>& ply) {
+    if (t.die == 0) {
+      t.roll(ply.second);
+    } else {
+      t.move(ply.first, ply.second);
     }
-    return n;
-  }
-  for (auto [from, to] : r.moves()) {
-    Ref t = r;
-    t.move(from, to);
-    n += ref_perft(t, depth - 1);
-  }
-  return n;
+  });
 }
 
 TEST(Einstein, PerftFirstPliesByHand) {

@@ -244,17 +244,6 @@ struct Naive2048 {
   }
 };
 
-std::uint64_t naive_perft(const Naive2048& s, int depth) {
-  if (depth == 0) return 1;
-  std::uint64_t total = 0;
-  for (Action a : s.legal()) {
-    Naive2048 t = s;
-    t.play(a);
-    total += naive_perft(t, depth - 1);
-  }
-  return total;
-}
-
 TEST(Game2048, PerftMatchesHandCountsAndNaiveReference) {
   const auto game = make();
   auto root = game->new_initial_state();
@@ -266,7 +255,7 @@ TEST(Game2048, PerftMatchesHandCountsAndNaiveReference) {
   EXPECT_EQ(perft(*root, 3), 4u * 960u - 4u * (48u + 16u));
   for (auto [size, depth] : {std::pair{3, 5}, {4, 4}, {5, 3}}) {
     const auto g = make(size);
-    EXPECT_EQ(perft(*g->new_initial_state(), depth), naive_perft(Naive2048(size), depth)) << size;
+    EXPECT_EQ(perft(*g->new_initial_state(), depth), testing::reference_perft(Naive2048(size), depth)) << size;
   }
 }
 

@@ -12,6 +12,30 @@
 
 namespace pz::games::testing {
 
+// games/perft.h's count on a test's own, independently written reference implementation:
+// `moves(ref)` lists the moves (none once the game is over; chance outcomes are moves too)
+// and `play(ref, move)` plays one on a copy.
+template <class Ref, class Moves, class Play>
+std::uint64_t reference_perft(const Ref& ref, int depth, const Moves& moves, const Play& play) {
+  if (depth == 0) return 1;
+  const auto list = moves(ref);
+  if (depth == 1) return list.size();
+  std::uint64_t total = 0;
+  for (const auto& move : list) {
+    Ref child = ref;
+    play(child, move);
+    total += reference_perft(child, depth - 1, moves, play);
+  }
+  return total;
+}
+
+// The same for a reference with `legal()` and `play(move)`.
+template <class Ref>
+std::uint64_t reference_perft(const Ref& ref, int depth) {
+  return reference_perft(
+      ref, depth, [](const Ref& r) { return r.legal(); }, [](Ref& r, const auto& move) { r.play(move); });
+}
+
 // The game made through its registry entry from these options, so the option schema is
 // exercised too.
 std::shared_ptr<const Game> make_from_entry(const GameEntry& entry, const std::map<std::string, std::string>& options);

@@ -195,20 +195,6 @@ class Naive {
   mutable std::vector<int> scratch_todo_, scratch_stones_, scratch_board_;
 };
 
-std::uint64_t naive_perft(const Naive& state, int depth) {
-  if (state.terminal()) return 0;
-  if (depth == 0) return 1;
-  const auto legal = state.legal();
-  if (depth == 1) return legal.size();
-  std::uint64_t total = 0;
-  for (Action a : legal) {
-    Naive child = state;
-    child.play(a);
-    total += naive_perft(child, depth - 1);
-  }
-  return total;
-}
-
 Naive naive_after(const Game& game, const std::string& record) {
   const auto& g = static_cast<const GoGame&>(game);
   Naive naive(g.size(), g.komi(), g.max_moves());
@@ -326,7 +312,7 @@ TEST(Go, SuperkoForbidsARepeatAfterFourMoves) {
   // The naive reference agrees on the whole tree below the critical position.
   const std::string critical = before + "c1 b1 pass";
   auto r = play(*game, critical);
-  EXPECT_EQ(perft(*r, 3), naive_perft(naive_after(*game, critical), 3));
+  EXPECT_EQ(perft(*r, 3), testing::reference_perft(naive_after(*game, critical), 3));
 }
 
 // --- End and scoring -------------------------------------------------------------------------
@@ -550,17 +536,17 @@ TEST(Go, PerftMatchesFormulaAndNaiveReference) {
     Naive naive(n, 7.5, 4 * n * n);
     for (int d = 0; d <= 3; ++d) {
       EXPECT_EQ(perft(*root, d), expected[d]) << "size " << n << " depth " << d;
-      EXPECT_EQ(naive_perft(naive, d), expected[d]) << "naive, size " << n << " depth " << d;
+      EXPECT_EQ(testing::reference_perft(naive, d), expected[d]) << "naive, size " << n << " depth " << d;
     }
   }
   EXPECT_EQ(perft(*make("size=5")->new_initial_state(), 3), 15650u);
   EXPECT_EQ(perft(*make("size=9")->new_initial_state(), 3), 531522u);
   // Depth 4 on 5×5 has the first captures (a corner stone, two moves each side).
   auto five = make("size=5");
-  EXPECT_EQ(perft(*five->new_initial_state(), 4), naive_perft(Naive(5, 7.5, 100), 4));
+  EXPECT_EQ(perft(*five->new_initial_state(), 4), testing::reference_perft(Naive(5, 7.5, 100), 4));
   // From the ko position, where superko matters.
   const std::string ko = setup({"a2", "b3", "b1"}, {"b2", "c3", "c1", "d2"}) + "c2";
-  EXPECT_EQ(perft(*play(*five, ko), 3), naive_perft(naive_after(*five, ko), 3));
+  EXPECT_EQ(perft(*play(*five, ko), 3), testing::reference_perft(naive_after(*five, ko), 3));
 }
 
 // --- Random games against the reference -------------------------------------------------------
