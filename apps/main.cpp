@@ -80,6 +80,10 @@ int main(int argc, char** argv) {
   pz::apps::add_solve_command(app);
   pz::apps::add_accuracy_command(app);
   pz::apps::add_info_command(app);
+#ifdef PZ_HAVE_DIST
+  pz::apps::add_selfplay_command(app);
+  pz::apps::add_status_command(app);
+#endif
 
   try {
     check_command_name(app, argc, argv);

@@ -4,8 +4,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include "apps/commands.h"
 #include "apps/game_args.h"
@@ -18,6 +21,10 @@
 #include "util/error.h"
 #include "util/spec.h"
 #include "util/stop_signal.h"
+#ifdef PZ_HAVE_DIST
+#include "apps/redis_args.h"
+#include "dist/learner_exchange.h"
+#endif
 
 namespace pz::apps {
 
@@ -43,6 +50,9 @@ void add_train_command(CLI::App& app) {
     std::int64_t steps = 0;
     double minutes = 0;
     bool quiet = false, log_json = false, print_config = false;
+#ifdef PZ_HAVE_DIST
+    RedisArgs redis;
+#endif
   };
   auto args = std::make_shared<Args>();
   args->game.add_to(*cmd, "connect4");
@@ -59,6 +69,13 @@ void add_train_command(CLI::App& app) {
   cmd->add_flag("--quiet,-q", args->quiet, "no progress line or summaries");
   cmd->add_flag("--log-json", args->log_json, "print every metrics line (JSON) on stdout");
   cmd->add_flag("--print-config", args->print_config, "print the resolved config and exit");
+#ifdef PZ_HAVE_DIST
+  // A learner of a distributed run (dist/): the games come from `polyzero selfplay` actors.
+  args->redis.add_to(*cmd, false);
+  cmd->get_option("--redis")->description(
+      "learn from the actors of a distributed run in this Redis (polyzero selfplay), redis://HOST[:PORT][/DB]; "
+      "needs --run; the run directory defaults to runs/RUN and is resumed when it holds the run");
+#endif
   cmd->footer(
       "A run directory holds config.json, metrics.jsonl, games.jsonl, checkpoints/, models/latest.pt and plots/.\n"
       "Ctrl-C finishes the current step, writes a checkpoint and exits; --resume RUN_DIR continues it.\n"
@@ -66,6 +83,51 @@ void add_train_command(CLI::App& app) {
   cmd->callback([args, cmd] {
     nn::TrainConfig config;
     nn::TrainOptions options;
+#ifdef PZ_HAVE_DIST
+    const bool remote = !args->redis.url.empty();
+    if (remote != !args->redis.run.empty()) {
+      throw util::UsageError(remote ? "--redis needs --run NAME (the run's name in Redis)"
+                                    : "--run names a distributed run and needs --redis URL");
+    }
+    if (remote) {
+      // torchrun says how many learners it starts: one is all there is yet. (SLURM_NTASKS
+      // is not checked: a Slurm job may start its actors as tasks too.)
+      for (const char* name : {"WORLD_SIZE"}) {
+        const char* value = std::getenv(name);
+        if (value != nullptr && std::string(value) != "1" && std::string(value) != "") {
+          throw util::UsageError(std::string(name) + "=" + value +
+                                 ": several learners of one run are not supported yet (data-parallel learners "
+                                 "are planned); start one `train --redis` learner and any number of `selfplay` actors");
+        }
+      }
+    }
+    if (remote && args->resume.empty()) {
+      // A learner started again with the same command continues its run.
+      const std::string dir = args->run_dir.empty() ? "runs/" + args->redis.run : args->run_dir;
+      dist::check_run_name(args->redis.run);
+      if (std::filesystem::exists(dir + "/config.json")) {
+        // The same command again resumes: what it asks for must be what the run has (its
+        // learner.steps aside: --steps is then where to stop).
+        if (cmd->count("--game") + cmd->count("--options") > 0 || !args->config_file.empty() || !args->set.empty()) {
+          const nn::TrainConfig saved = nn::load_run_config(dir);
+          nlohmann::json asked = assemble_train_config(*args->game.make(), args->config_file, args->set);
+          asked["learner"]["steps"] = saved.resolved["learner"]["steps"];
+          if (!args->backend.empty()) asked["selfplay"]["backend"] = args->backend;
+          if (nn::parse_train_config(asked).resolved != saved.resolved) {
+            throw util::UsageError(dir + " already holds run " + args->redis.run +
+                                   " with another config (its config.json): drop --game, --config and --set to "
+                                   "continue it as it is, or give another --run or --run-dir");
+          }
+        }
+        args->resume = dir;
+        args->run_dir.clear();
+        args->config_file.clear();
+        args->set.clear();
+      } else {
+        args->run_dir = dir;
+      }
+    }
+#endif
     options.quiet = args->quiet;
     options.log_json = args->log_json;
     options.minutes = args->minutes;
@@ -102,6 +164,22 @@ void add_train_command(CLI::App& app) {
       return;
     }
     options.stop = &util::install_stop_signal_handlers();
+#ifdef PZ_HAVE_DIST
+    std::unique_ptr<dist::RedisGameExchange> exchange;
+    if (remote) {
+      dist::LearnerExchangeOptions eo;
+      eo.redis = args->redis.resolve();
+      eo.run = args->redis.run;
+      eo.quiet = args->quiet;
+      try {
+        exchange = std::make_unique<dist::RedisGameExchange>(eo, games::make_game(config.game)->spec().to_string(),
+                                                             config.resolved);
+      } catch (const dist::RedisError& e) {
+        dist::throw_for_user(e);
+      }
+      options.exchange = exchange.get();
+    }
+#endif
     const auto result = nn::train(config, options);
     if (args->quiet && !args->log_json) {
       std::cout << (result.interrupted ? "interrupted" : "finished") << " at step " << result.step << "; "

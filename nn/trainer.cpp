@@ -128,6 +128,7 @@ class Trainer {
   }
 
   TrainResult run();
+  TrainResult run_loop();
 
  private:
   void restore();
@@ -153,6 +154,8 @@ class Trainer {
   void log_step(const StepStats& stats);
   std::string progress_line() const;
   double elapsed() const { return seconds_since(started_); }
+  LearnerProgress learner_progress() const;
+  void publish_weights();
   std::int64_t stop_step() const { return options_.max_steps > 0 ? options_.max_steps : config_.steps; }
 
   TrainConfig config_;
@@ -260,6 +263,7 @@ void Trainer::restore_from(std::int64_t step) {
   last_checkpoint_step_ = step;
   last_checkpoint_ = dir;
   run_.truncate_metrics_after(step);
+  if (options_.exchange) options_.exchange->restore(state.value("exchange", json()));
   progress_.message("resumed " + run_.root() + " at step " + std::to_string(step) + " (" +
                     std::to_string(buffer_.size()) + " samples in the buffer, " + std::to_string(games_.load()) +
                     " games so far)");
@@ -351,18 +355,20 @@ void Trainer::write_checkpoint() {
   learner_->save_state(tmp + "/learner.pt");
   buffer_.save(tmp + "/replay.bin");
   sync_path(tmp + "/replay.bin");
-  const json state = {{"step", step},
-                      {"games", games_.load()},
-                      {"samples", buffer_.total_added()},
-                      {"elapsed_seconds", elapsed_before_ + elapsed()},
-                      {"resumes", resumes_},
-                      {"previous_model", previous_model_},
-                      {"seed", config_.seed}};
+  json state = {{"step", step},
+                {"games", games_.load()},
+                {"samples", buffer_.total_added()},
+                {"elapsed_seconds", elapsed_before_ + elapsed()},
+                {"resumes", resumes_},
+                {"previous_model", previous_model_},
+                {"seed", config_.seed}};
+  if (options_.exchange) state["exchange"] = options_.exchange->checkpoint_state();
   write_text_atomically(tmp + "/state.json", state.dump(2) + "\n");
   RunDir::write_manifest(tmp);
   std::filesystem::remove_all(final_dir, ec);
   std::filesystem::rename(tmp, final_dir);
   sync_path(run_.checkpoints_dir());
+  if (options_.exchange) options_.exchange->checkpoint_written(learner_progress());
   // The newest model also under a fixed name, for players and `polyzero info`.
   save_model(run_.latest_model_path(), learner_->network(), info);
   run_.prune_checkpoints(config_.keep_checkpoints);
@@ -515,7 +521,7 @@ void Trainer::evaluate() {
 }
 
 void Trainer::log_step(const StepStats& stats) {
-  const auto es = engine_->stats();
+  const auto es = engine_ ? engine_->stats() : InferenceEngine::Stats{};
   const double now = elapsed();
   const std::int64_t games = games_.load(), samples = buffer_.total_added();
   const double dt = std::max(1e-9, now - last_snapshot_.time);
@@ -562,7 +568,7 @@ std::string Trainer::progress_line() const {
   double eta = std::numeric_limits<double>::infinity();
   if (step_rate > 0) eta = static_cast<double>(stop_step() - step) / step_rate;
   if (options_.minutes > 0) eta = std::min(eta, options_.minutes * 60 - t);
-  const auto es = engine_->stats();
+  const auto es = engine_ ? engine_->stats() : InferenceEngine::Stats{};
   char buf[400];
   std::snprintf(buf, sizeof buf,
                 "step %lld/%lld | lr %.4g | loss %.3f (p %.3f v %.3f) | games %s (%.1f/s) | samples %s (%.0f/s) | "
@@ -591,6 +597,18 @@ bool Trainer::learner_may_step() const {
   return buffer_.size() >= config_.min_samples && consumed <= config_.max_replay_ratio * added;
 }
 
+LearnerProgress Trainer::learner_progress() const {
+  return {learner_->step(), learner_->lr(), games_.load(), buffer_.total_added(), buffer_.size()};
+}
+
+void Trainer::publish_weights() {
+  if (options_.exchange) {
+    options_.exchange->publish(learner_progress(), export_weights(learner_->network()));
+  } else {
+    engine_->publish(export_weights(learner_->network()));
+  }
+}
+
 void Trainer::learner_step(bool publish) {
   util::Rng rng(config_.seed ^ (static_cast<std::uint64_t>(learner_->step() + 1) * 0xD1B54A32D192ED03ULL));
   const auto t0 = Clock::now();
@@ -599,7 +617,7 @@ void Trainer::learner_step(bool publish) {
   learner_seconds_ += seconds_since(t0);
   ++learner_steps_here_;
   const std::int64_t step = learner_->step();
-  if (publish && !config_.gate && step % config_.publish_every == 0) engine_->publish(export_weights(learner_->network()));
+  if (publish && !config_.gate && step % config_.publish_every == 0) publish_weights();
   if (step % config_.log_every_steps == 0) log_step(last_stats_);
   if (step % config_.checkpoint_every_steps == 0 ||
       seconds_since(last_checkpoint_time_) >= config_.checkpoint_every_minutes * 60) {
@@ -617,10 +635,18 @@ void Trainer::learner_step(bool publish) {
 }
 
 void Trainer::train_asynchronously(TrainResult& result) {
+  auto last_poll = Clock::now() - std::chrono::hours(1);
   while (!must_stop(result)) {
+    if (options_.exchange) {  // remote actors: take the games that arrived (at most every 10 ms while training)
+      const bool waiting = !learner_may_step();
+      if (waiting || seconds_since(last_poll) >= 0.01) {
+        options_.exchange->poll(learner_progress(), waiting, [this](mcts::GameRecord&& r) { on_game(std::move(r)); });
+        last_poll = Clock::now();
+      }
+    }
     if (!learner_may_step()) {
       progress_.update(progress_line() + (buffer_.size() < config_.min_samples ? " | filling buffer" : " | waiting for games"));
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      if (!options_.exchange) std::this_thread::sleep_for(std::chrono::milliseconds(5));  // poll() waited
       continue;
     }
     learner_step(true);
@@ -665,6 +691,10 @@ void Trainer::train_synchronously(TrainResult& result) {
 TrainResult Trainer::run() {
   torch::set_num_threads(1);  // one intra-op thread per worker: actors and learner are the parallelism
   check_train_config(config_);
+  if (options_.exchange && (config_.synchronous || config_.gate)) {
+    throw util::UsageError(std::string(config_.synchronous ? "selfplay.synchronous" : "eval.gate") +
+                           " needs the actors in this process; it does not apply to remote actors (--redis)");
+  }
   learner_ = std::make_unique<Learner>(*game_, learner_config(config_), config_.seed);
   if (options_.resume) {
     restore();
@@ -687,10 +717,15 @@ TrainResult Trainer::run() {
                     std::to_string(config_.network.blocks) + "x" + std::to_string(config_.network.channels) + " " +
                     config_.network.type + " network, " + config_.network.value_head + " value head (" +
                     std::to_string(learner_->network().parameter_count()) + " parameters), " +
-                    std::to_string(config_.actor_threads) + " actor thread(s) x " +
-                    std::to_string(config_.selfplay.games_per_actor) + " games, " +
+                    (options_.exchange ? std::string("games from remote actors (polyzero selfplay), ")
+                                       : std::to_string(config_.actor_threads) + " actor thread(s) x " +
+                                             std::to_string(config_.selfplay.games_per_actor) + " games, ") +
                     std::to_string(config_.selfplay.full_simulations) + " simulations per move");
 
+  if (options_.exchange) {  // remote actors: no engine, no actor threads here
+    publish_weights();
+    return run_loop();
+  }
   InferenceOptions io;
   io.max_batch = config_.actor_threads * config_.selfplay.games_per_actor * config_.selfplay.leaves_per_tree;
   io.cache_entries = config_.cache_entries;
@@ -703,7 +738,10 @@ TrainResult Trainer::run() {
     save_model(best_model_, learner_->network(), model_info(learner_->step()));
   }
   start_actors();
+  return run_loop();
+}
 
+TrainResult Trainer::run_loop() {
   TrainResult result;
   try {
     if (config_.synchronous) {

@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <string>
 
+#include "nn/game_exchange.h"
 #include "nn/train_config.h"
 
 namespace pz::nn {
@@ -45,6 +46,9 @@ struct TrainOptions {
   bool quiet = false;          // no progress line or summaries
   bool log_json = false;       // metrics lines on stdout too
   const std::atomic<bool>* stop = nullptr;
+  // Actors in other processes (dist/): games come from and weights go to the exchange, and
+  // no actor thread or inference engine runs here. Not with selfplay.synchronous or eval.gate.
+  GameExchange* exchange = nullptr;
 };
 
 struct TrainResult {

@@ -52,30 +52,7 @@ target=$((step + 30))
 "$pz" train --resume "$run" --steps "$target" --quiet >"$tmp/resume.log" 2>&1
 status=$?
 [[ $status == 0 ]] || fail "resume exited $status: $(cat "$tmp/resume.log")"
-python3 - "$tmp/before.jsonl" "$run/metrics.jsonl" "$step" "$target" <<'PY' || fail "metrics after resume"
-import json, sys
-before_path, after_path, ckpt, target = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-def train_lines(path):
-    out = {}
-    for line in open(path):
-        try:
-            j = json.loads(line)
-        except ValueError:
-            continue
-        if j.get("kind") == "train":
-            out.setdefault(j["step"], []).append(j)
-    return out
-before, after = train_lines(before_path), train_lines(after_path)
-steps = sorted(after)
-assert all(len(v) == 1 for v in after.values()), "a step is logged twice after the resume"
-resumed = [s for s in steps if s > ckpt]
-assert resumed == list(range(ckpt + 1, target + 1)), f"steps after the checkpoint: {resumed[:5]}...{resumed[-5:]}"
-overlap = [s for s in resumed if s in before]
-assert overlap, "the killed run logged no step past its checkpoint"
-for s in overlap:
-    assert before[s][0]["lr"] == after[s][0]["lr"], f"step {s}: lr {before[s][0]['lr']} before, {after[s][0]['lr']} after"
-print(f"resumed at {ckpt + 1}, ran to {target}; lr identical on {len(overlap)} redone steps")
-PY
+python3 "$(dirname "$0")/check_resume.py" "$tmp/before.jsonl" "$run/metrics.jsonl" "$step" "$target" || fail "metrics after resume"
 [[ -f "$run/checkpoints/step-$(printf %08d "$target")/model.pt" ]] || fail "no final checkpoint at step $target"
 "$pz" info "$run/models/latest.pt" >"$tmp/info.txt" 2>&1 || fail "info on the model failed"
 grep -q "step: $target" "$tmp/info.txt" || fail "info does not show step $target: $(cat "$tmp/info.txt")"
