@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "polyhedral/shell.h"
+#include "util/fnv1a.h"
 
 namespace pz::poly {
 
@@ -74,20 +75,12 @@ JitCache::JitCache(std::string dir, std::string compiler, std::string flags)
 }
 
 std::string JitCache::key(const std::string& source) const {
-  std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&](const std::string& s) {
-    for (unsigned char c : s) {
-      h ^= c;
-      h *= 1099511628211ull;
-    }
-    h *= 1099511628211ull;  // a zero byte between the parts: ("ab","c") and ("a","bc") differ
-  };
-  mix(compiler_);
-  mix(flags_);
-  mix(source);
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  std::uint64_t h = util::kFnv1aOffsetBasis;
+  for (const std::string* part : {&compiler_, &flags_, &source}) {
+    h = util::fnv1a(*part, h);
+    h *= util::kFnv1aPrime;  // a zero byte between the parts: ("ab","c") and ("a","bc") differ
+  }
+  return util::hex64(h);
 }
 
 namespace {
