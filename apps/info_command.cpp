@@ -4,8 +4,8 @@
 #include <iostream>
 
 #include "apps/commands.h"
+#include "apps/torch_support.h"
 #include "games/registry.h"
-#include "nn/model_info.h"
 #include "nn/run_dir.h"
 #include "util/error.h"
 
@@ -24,6 +24,7 @@ void add_info_command(CLI::App& app) {
                 << "build: debug (assertions on)\n"
 #endif
                 << "compiler: " << __VERSION__ << "\n"
+                << torch_build_line() << "\n"
                 << "games: " << games::registered_games().size() << "\n";
       return;
     }
@@ -39,11 +40,11 @@ void add_info_command(CLI::App& app) {
       if (!steps.empty()) std::cout << " (newest at step " << steps.back() << ")";
       std::cout << "\n";
       if (std::filesystem::exists(run.latest_model_path(), ec)) {
-        std::cout << nn::describe_model(nn::read_model_info(run.latest_model_path()), run.latest_model_path());
+        std::cout << nn::describe_model(read_checkpoint_info(run.latest_model_path()), run.latest_model_path());
       }
       return;
     }
-    std::cout << nn::describe_model(nn::read_model_info(*path), *path);
+    std::cout << nn::describe_model(read_checkpoint_info(*path), *path);
   });
 }
 

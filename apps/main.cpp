@@ -7,7 +7,7 @@
 #include <iostream>
 
 #include "apps/commands.h"
-#include "nn/model_players.h"
+#include "apps/torch_support.h"
 #include "solve/solver_player.h"
 #include "util/error.h"
 
@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "polyzero 0.1.0");
 
   // Model-backed players (policy:model=…, mcts:model=…) join the arena's list.
-  pz::nn::register_model_players();
+  pz::apps::register_model_players();
   // The perfect player (solver[:seconds=S]) for the games that have an exact solver.
   pz::solve::register_solver_player();
 

@@ -23,10 +23,9 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.h"
+#include "apps/torch_support.h"
 #include "apps/train_config_args.h"
 #include "games/registry.h"
-#include "nn/backend.h"
-#include "nn/model_info.h"
 #include "nn/poly_backend.h"
 #include "nn/poly_network.h"
 #include "polyhedral/c_frontend.h"
@@ -83,7 +82,7 @@ NetSource read_net_source(const std::string& path) {
   std::string file = path;
   if (fs::is_directory(path, ec)) file = (fs::path(path) / "models" / "latest.pt").string();
   if (file.size() > 3 && file.substr(file.size() - 3) == ".pt") {
-    const nn::ModelInfo info = nn::read_model_info(file);
+    const nn::ModelInfo info = read_checkpoint_info(file);
     return {games::make_game(info.game), info.network};
   }
   const nlohmann::json config = util::parse_json(
@@ -195,9 +194,7 @@ void report_network(const NetSource& net, bool json) {
 
 void warm_network(const NetSource& net) {
   const auto start = std::chrono::steady_clock::now();
-  nn::BackendOptions options;
-  options.name = "poly";
-  nn::make_backend(options, net.network, nn::net_shape(net.game->info()));
+  nn::make_poly_backend(net.network, nn::net_shape(net.game->info()), nn::BackendOptions{});
   std::printf("the forward pass of %s's %s network is in %s (%.1f s)\n", net.game->spec().to_string().c_str(),
               net.network.type.c_str(), nn::default_kernel_cache().c_str(),
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());

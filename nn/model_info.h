@@ -11,8 +11,12 @@
 
 namespace pz::nn {
 
+// Format 2 added the weights' checksum; format 1 files (without it) are still read.
+constexpr int kModelFormat = 2;
+constexpr int kOldestModelFormat = 1;
+
 struct ModelInfo {
-  int format = 2;
+  int format = kModelFormat;
   // FNV-1a of the weights (network.h weights_checksum), 16 hex digits; format 2 on. A file
   // whose weights do not match it is refused on load.
   std::string weights_checksum;
@@ -28,8 +32,11 @@ struct ModelInfo {
   static ModelInfo from_json(const nlohmann::json& j, const std::string& path);
 };
 
-// Reads only the description. Throws util::UsageError when the file is missing, not a
-// checkpoint, or corrupt.
+// Throws util::UsageError "cannot read model checkpoint PATH: WHY".
+[[noreturn]] void checkpoint_unreadable(const std::string& path, const std::string& why);
+
+// Reads only the description (in nn/checkpoint.cpp: the file is a LibTorch archive). Throws
+// util::UsageError when the file is missing, not a checkpoint, or corrupt.
 ModelInfo read_model_info(const std::string& path);
 
 // A few lines for `polyzero info CHECKPOINT`.

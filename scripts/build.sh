@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Configures (once) and builds a preset incrementally: scripts/build.sh [release|debug|asan|tsan]
+# Configures (once) and builds a preset incrementally: scripts/build.sh [release|debug|asan|tsan|notorch]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 preset=${1:-release}

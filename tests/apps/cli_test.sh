@@ -3,16 +3,7 @@
 # Usage: cli_test.sh path/to/polyzero
 set -uo pipefail
 pz=$1
-failures=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-# expect_status CODE -- command...: runs it, keeps stdout/stderr in $out/$err
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; status=$?; out=$(cat "$tmp/out"); err=$(cat "$tmp/err"); }
-expect_status() { local want=$1; shift; run "$@"; [[ $status == "$want" ]] || fail "'$*' exited $status, want $want; stderr: $err"; }
-expect_out() { [[ $out == *"$1"* ]] || fail "stdout lacks '$1': $out"; }
-expect_err() { [[ $err == *"$1"* ]] || fail "stderr lacks '$1': $err"; }
+source "$(dirname "$0")/cli_checks.sh"
 
 # --help lists every subcommand with one line each, and each has --help.
 expect_status 0 "$pz" --help

@@ -1,0 +1,76 @@
+// polyzero bench train and bench nn: the benchmarks that run networks (bench/train_bench.h,
+// bench/nn_bench.h). Built with LibTorch only (apps/torch_support.h).
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "apps/game_args.h"
+#include "apps/torch_support.h"
+#include "apps/train_config_args.h"
+#include "bench/nn_bench.h"
+#include "bench/train_bench.h"
+#include "nn/backend.h"
+#include "nn/train_config.h"
+
+namespace pz::apps {
+
+void add_network_bench_commands(CLI::App& cmd) {
+  auto* train_cmd = cmd.add_subcommand(
+      "train", "trainer rates per network backend: self-play positions/s, network evaluations/s and mean batch, learner samples/s");
+  struct TrainArgs {
+    GameArgs game;
+    std::string config_file;
+    std::vector<std::string> set;
+    bench::TrainBenchOptions bench;
+  };
+  auto targs = std::make_shared<TrainArgs>();
+  targs->game.add_to(*train_cmd, "connect4");
+  train_cmd->add_option("--config", targs->config_file, "JSON config merged over the game's defaults");
+  train_cmd->add_option("--set", targs->set, "override a config field (as in train)");
+  train_cmd->add_option("--backends", targs->bench.backends, "the self-play network backends measured, one after the other")
+      ->delimiter(',')
+      ->check(CLI::IsMember(nn::backend_names()))
+      ->capture_default_str();
+  train_cmd->add_option("--seconds", targs->bench.seconds, "self-play time per backend (the learner gets half of it, at least 1 s)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  train_cmd->add_flag("--json", targs->bench.json, "one JSON object per backend");
+  train_cmd->callback([targs] {
+    const auto game = targs->game.make();
+    bench::run_train_bench(nn::parse_train_config(assemble_train_config(*game, targs->config_file, targs->set)),
+                           targs->bench, std::cout);
+  });
+  auto* nn_cmd = cmd.add_subcommand(
+      "nn", "network forward passes, torch against poly (one thread): ms, GFLOP/s and share of one core's FMA peak");
+  struct NnArgs {
+    GameArgs game;
+    std::string config_file;
+    std::vector<std::string> set;
+    bench::NnBenchOptions bench;
+    bool no_direct = false;
+  };
+  auto nargs = std::make_shared<NnArgs>();
+  nargs->game.add_to(*nn_cmd, "connect4");
+  auto& no = nargs->bench;
+  nn_cmd->add_option("--config", nargs->config_file, "training config whose network is measured (default: the game's)");
+  nn_cmd->add_option("--set", nargs->set, "override a config field, e.g. network.channels=64");
+  nn_cmd->add_option("--batches", no.batches, "batch sizes")->delimiter(',')->check(CLI::PositiveNumber)->capture_default_str();
+  nn_cmd->add_option("--seconds", no.seconds, "time per backend and batch size")->check(CLI::PositiveNumber)->capture_default_str();
+  nn_cmd->add_option("--rounds", no.rounds, "interleaved rounds per batch size")->check(CLI::PositiveNumber)->capture_default_str();
+  nn_cmd->add_option("--threads", no.threads, "intra-op threads of each backend (poly: micro-batches claimed by a team)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  nn_cmd->add_flag("--no-direct", nargs->no_direct, "do not also time poly's direct convolutions (Winograd off)");
+  nn_cmd->add_flag("--json", no.json, "one JSON object per row, then a summary");
+  nn_cmd->callback([nargs] {
+    const auto game = nargs->game.make();
+    bench::NnBenchOptions o = nargs->bench;
+    o.game = game->spec().to_string();
+    o.network = nn::parse_train_config(assemble_train_config(*game, nargs->config_file, nargs->set)).network;
+    o.direct = !nargs->no_direct;
+    bench::run_nn_bench(o, std::cout);
+  });
+}
+
+}  // namespace pz::apps

@@ -1,0 +1,29 @@
+// The parts of polyzero that need LibTorch, behind one switch. A build with LibTorch
+// (-DPZ_WITH_TORCH=ON, the default) compiles with_torch.cpp and the commands that train;
+// a build without it compiles without_torch.cpp instead, where each of these says plainly
+// that this polyzero was built without LibTorch and how to get a build that has it. The
+// rest of apps/ is the same in both builds.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "nn/model_info.h"
+
+namespace pz::apps {
+
+// Model-backed players (policy:model=…, mcts:model=…) join the arena's list.
+void register_model_players();
+
+// `bench train` and `bench nn` under the bench command.
+void add_network_bench_commands(CLI::App& bench);
+
+// What a model checkpoint says about itself. Checkpoints are LibTorch archives
+// (nn/checkpoint.h), so reading one needs LibTorch. Throws util::UsageError.
+nn::ModelInfo read_checkpoint_info(const std::string& path);
+
+// One line for `polyzero info`: the LibTorch this build uses, or that it has none.
+std::string torch_build_line();
+
+}  // namespace pz::apps

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The command line of a polyzero built without LibTorch (-DPZ_WITH_TORCH=OFF): the compiler,
+# the games, the search, the arena and the solvers work; training, checkpoints and model
+# players are listed but refuse with a usage error (status 2) that names the build option.
+# Usage: cli_without_torch_test.sh path/to/polyzero
+set -uo pipefail
+pz=$1
+source "$(dirname "$0")/cli_checks.sh"
+src=$(cd "$(dirname "$0")/../.." && pwd)
+
+# What works.
+expect_status 0 "$pz" info
+expect_out "LibTorch: none"
+expect_status 0 "$pz" perft --game connect4 --depth 4 --json
+[[ $out == '{"depth":4,"game":"connect4:height=6,width=7","nodes":2401}' ]] || fail "perft json: $out"
+expect_status 0 "$pz" match --game tictactoe --p1 uct:sims=50 --p2 random -n 2 --seed 3 --json
+expect_out '"games"'
+expect_status 0 "$pz" solve --game tictactoe --json
+expect_out '"value"'
+expect_status 0 "$pz" lr --list
+expect_out "poly"
+expect_status 0 "$pz" polyc "$src/tests/polyhedral/kernels/gemm.c" -o "$tmp/gemm.c" --parallel --min-parallel-work 0
+grep -q "#pragma omp parallel" "$tmp/gemm.c" || fail "polyc --parallel wrote no OpenMP loop for gemm"
+expect_status 0 "$pz" polyc --report-net "$src/configs/connect4.json"
+expect_out "data layouts"
+expect_status 0 "$pz" bench games --game tictactoe --seconds 0.2 --json
+expect_out '"games_per_second"'
+
+# What needs LibTorch: listed, and refused with the reason.
+expect_status 0 "$pz" --help
+expect_out "needs LibTorch: not in this build"
+expect_status 2 "$pz" train --game tictactoe --minutes 1
+expect_err "-DPZ_WITH_TORCH=OFF"
+expect_status 2 "$pz" bench nn
+expect_err "'polyzero bench nn' needs LibTorch"
+printf 'not a checkpoint' >"$tmp/model.pt"
+expect_status 2 "$pz" info "$tmp/model.pt"
+expect_err "reading the checkpoint"
+expect_status 2 "$pz" polyc --report-net "$tmp/model.pt"
+expect_err "needs LibTorch"
+expect_status 2 "$pz" match --game tictactoe --p1 policy:model="$tmp/model.pt" --p2 random -n 1
+expect_err "player 'policy' needs LibTorch"
+expect_status 2 "$pz" match --game tictactoe --p1 mcts:model="$tmp/model.pt",sims=10 --p2 random -n 1
+expect_err "model=$tmp/model.pt needs LibTorch"
+
+if [[ $failures -gt 0 ]]; then
+  echo "$failures CLI check(s) failed"
+  exit 1
+fi
+echo "all CLI checks of the build without LibTorch passed"
