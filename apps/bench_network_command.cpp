@@ -1,5 +1,6 @@
-// polyzero bench train and bench nn: the benchmarks that run networks (bench/train_bench.h,
-// bench/nn_bench.h). Built with LibTorch only (apps/torch_support.h).
+// polyzero bench train, bench nn and bench recsys: the benchmarks that run networks or
+// compare against LibTorch (bench/train_bench.h, bench/nn_bench.h, bench/recsys_bench.h).
+// Built with LibTorch only (apps/torch_support.h).
 #include <iostream>
 #include <memory>
 #include <string>
@@ -9,6 +10,7 @@
 #include "apps/torch_support.h"
 #include "apps/train_config_args.h"
 #include "bench/nn_bench.h"
+#include "bench/recsys_bench.h"
 #include "bench/train_bench.h"
 #include "nn/backend.h"
 #include "nn/train_config.h"
@@ -71,6 +73,29 @@ void add_network_bench_commands(CLI::App& cmd) {
     o.direct = !nargs->no_direct;
     bench::run_nn_bench(o, std::cout);
   });
+  auto* recsys_cmd = cmd.add_subcommand(
+      "recsys", "feature-crossing kernels (FM, DLRM dot, DCN-v2 cross), forward and backward, poly against LibTorch (one thread)");
+  auto rargs = std::make_shared<bench::RecsysBenchOptions>();
+  recsys_cmd->add_option("--batch", rargs->batch, "examples per call")->check(CLI::PositiveNumber)->capture_default_str();
+  recsys_cmd->add_option("--features", rargs->features, "sparse features (embedding vectors per example)")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  recsys_cmd->add_option("--dims", rargs->dims, "embedding widths (the cross layer's input is features x dim)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
+  recsys_cmd->add_option("--kernels", rargs->kernels, "fm, dot, cross")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"fm", "dot", "cross"}))
+      ->capture_default_str();
+  recsys_cmd->add_option("--seconds", rargs->seconds, "time per kernel, width and implementation")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  recsys_cmd->add_option("--rounds", rargs->rounds, "interleaved rounds; each implementation reports its best")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  recsys_cmd->add_flag("--json", rargs->json, "one JSON object per row");
+  recsys_cmd->callback([rargs] { bench::run_recsys_bench(*rargs, std::cout); });
 }
 
 }  // namespace pz::apps

@@ -16,7 +16,7 @@ namespace pz::apps {
 // Model-backed players (policy:model=…, mcts:model=…) join the arena's list.
 void register_model_players();
 
-// `bench train` and `bench nn` under the bench command.
+// `bench train`, `bench nn` and `bench recsys` under the bench command.
 void add_network_bench_commands(CLI::App& bench);
 
 // What a model checkpoint says about itself. Checkpoints are LibTorch archives

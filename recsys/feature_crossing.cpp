@@ -1,0 +1,256 @@
+#include "recsys/feature_crossing.h"
+
+#include <functional>
+#include <stdexcept>
+
+#include "nn/poly_backend.h"
+#include "polyhedral/builder.h"
+#include "polyhedral/isl_context.h"
+#include "polyhedral/jit.h"
+#include "polyhedral/polyc.h"
+
+namespace pz::recsys {
+
+namespace {
+
+// Plain C on the calling thread, vectorised by polyc's `omp simd` marks (as nn's kernels).
+constexpr const char* kFlags = "-O3 -march=native -mprefer-vector-width=512 -fopenmp-simd -fno-math-errno -fPIC -shared";
+
+std::string str(long long v) { return std::to_string(v); }
+
+// A pointer argument of a kernel: its C name and, for a multi-dimensional array, the sizes
+// of its rows ("[26][16]": the first dimension is the batch or the first index).
+struct Argument {
+  std::string name, rows;
+  bool write = false;
+};
+
+// One exported function: its arguments and its loop nests, each a separate scop through
+// polyc's whole pipeline.
+class KernelWriter {
+ public:
+  KernelWriter(std::string name, std::vector<Argument> arguments, double flops)
+      : name_(std::move(name)), arguments_(std::move(arguments)), flops_(flops) {}
+
+  using Nest = std::function<void(poly::ScopBuilder&)>;
+  KernelWriter& nest(Nest describe) {
+    nests_.push_back(std::move(describe));
+    return *this;
+  }
+
+  std::string source(CrossingKernelReport& report) const {
+    std::string code = "void " + name_ + "(int N";
+    for (const Argument& a : arguments_) code += std::string(", ") + (a.write ? "float" : "const float") + "* restrict " + a.name + "_";
+    code += ") {\n";
+    for (const Argument& a : arguments_) {
+      const std::string type = a.write ? "float" : "const float";
+      if (a.rows.empty()) code += "  " + type + "* restrict " + a.name + " = " + a.name + "_;\n";
+      else code += "  " + type + " (*restrict " + a.name + ")" + a.rows + " = (" + type + " (*)" + a.rows + ")" + a.name + "_;\n";
+    }
+    report.name = name_;
+    report.flops_per_example = flops_;
+    for (const Nest& describe : nests_) {
+      poly::IslContext ctx;
+      poly::ScopBuilder b(ctx.ctx());
+      b.param("N");
+      for (const Argument& a : arguments_) b.array(a.name, "float");
+      describe(b);
+      poly::Scop scop = b.build();
+      poly::PolycOptions options;
+      options.register_block.enabled = true;
+      options.vectorize = true;
+      options.data_movement = false;
+      poly::ScopReport scop_report;
+      code += "  {\n" + poly::optimize_scop(ctx, scop, options, scop_report, "    ") + "  }\n";
+      report.schedule += (report.schedule.empty() ? "" : "; ") + scop_report.schedule_origin;
+    }
+    return code + "}\n\n";
+  }
+
+ private:
+  std::string name_;
+  std::vector<Argument> arguments_;
+  double flops_;
+  std::vector<Nest> nests_;
+};
+
+std::vector<KernelWriter> kernels(const CrossingShape& shape) {
+  const long long F = shape.features, D = shape.dim, K = shape.cross_width();
+  const std::string f = str(F), d = str(D), k = str(K);
+  const std::string embeddings = "[" + f + "][" + d + "]", pairs = "[" + f + "][" + f + "]", row = "[" + k + "]";
+  std::vector<KernelWriter> out;
+
+  // fm: sum = Σ_f v; y = ½ Σ_d sum² − ½ Σ_f Σ_d v².
+  out.emplace_back(KernelWriter("pz_fm_forward", {{"v", embeddings}, {"y", "", true}, {"sum", "[" + d + "]", true}},
+                                static_cast<double>(3 * F * D + 3 * D))
+                       .nest([&](poly::ScopBuilder& b) {
+                         b.for_("b", "0", "N");
+                         b.for_("e", "0", d).stmt("sum[b][e] = 0.0f").end();
+                         b.for_("i", "0", f).for_("e", "0", d).stmt("sum[b][e] += v[b][i][e]").end().end();
+                         b.stmt("y[b] = 0.0f");
+                         b.for_("i", "0", f).for_("e", "0", d).stmt("y[b] -= 0.5f * v[b][i][e] * v[b][i][e]").end().end();
+                         b.for_("e", "0", d).stmt("y[b] += 0.5f * sum[b][e] * sum[b][e]").end();
+                         b.end();
+                       }));
+  out.emplace_back(
+      KernelWriter("pz_fm_backward", {{"v", embeddings}, {"sum", "[" + d + "]"}, {"dy", ""}, {"dv", embeddings, true}},
+                   static_cast<double>(2 * F * D))
+          .nest([&](poly::ScopBuilder& b) {
+            b.for_("b", "0", "N").for_("i", "0", f).for_("e", "0", d);
+            b.stmt("dv[b][i][e] = dy[b] * (sum[b][e] - v[b][i][e])").end().end().end();
+          }));
+
+  // dot: the strictly lower triangle of x xᵀ per example, and its gradient.
+  out.emplace_back(KernelWriter("pz_dot_forward", {{"x", embeddings}, {"xt", "[" + d + "][" + f + "]", true}, {"z", pairs, true}},
+                                static_cast<double>(2 * F * F * D))
+                       // x's transpose per example, so that the Gram product's vector runs
+                       // along j with unit stride.
+                       .nest([&](poly::ScopBuilder& b) {
+                         b.for_("b", "0", "N").for_("i", "0", f).for_("e", "0", d).stmt("xt[b][e][i] = x[b][i][e]").end().end().end();
+                       })
+                       // The whole Gram matrix, as DLRM's batched product computes it: a
+                       // rectangular register block, where the triangle's rows of varying
+                       // length would keep the accumulators out of registers.
+                       .nest([&](poly::ScopBuilder& b) {
+                         b.for_("b", "0", "N").for_("i", "0", f).for_("j", "0", f).stmt("z[b][i][j] = 0.0f");
+                         b.for_("e", "0", d).stmt("z[b][i][j] += x[b][i][e] * xt[b][e][j]").end();
+                         b.end().end().end();
+                       }));
+  out.emplace_back(KernelWriter("pz_dot_backward", {{"x", embeddings}, {"dz", pairs}, {"s", pairs, true}, {"dx", embeddings, true}},
+                                static_cast<double>(2 * F * (F - 1) * D))
+                       // dz symmetrised (zero diagonal), so that dx = S x is one contraction.
+                       .nest([&](poly::ScopBuilder& b) {
+                         b.for_("b", "0", "N").for_("i", "0", f).for_("j", "0", f);
+                         b.stmt("s[b][i][j] = j < i ? dz[b][i][j] : (j > i ? dz[b][j][i] : 0.0f)").end().end().end();
+                       })
+                       .nest([&](poly::ScopBuilder& b) {
+                         b.for_("b", "0", "N").for_("i", "0", f).for_("e", "0", d).stmt("dx[b][i][e] = 0.0f");
+                         b.for_("j", "0", f).stmt("dx[b][i][e] += s[b][i][j] * x[b][j][e]").end();
+                         b.end().end().end();
+                       }));
+
+  // cross: u = W x + bias, y = x0 ⊙ u + x, and the gradients.
+  out.emplace_back(KernelWriter("pz_cross_forward",
+                                {{"x0", row}, {"x", row}, {"w", row}, {"bias", ""}, {"wt", row, true}, {"u", row, true}, {"y", row, true}},
+                                static_cast<double>(2 * K * K + 3 * K))
+                       // Wᵀ, so that the product's vector runs along the output with unit stride.
+                       .nest([&](poly::ScopBuilder& b) {
+                         b.for_("i", "0", k).for_("j", "0", k).stmt("wt[j][i] = w[i][j]").end().end();
+                       })
+                       // u is an output: its chain ends in its own store, not in y's statement
+                       // (register_blocking.h keeps Z in registers only when the final statement
+                       // writes another array).
+                       .nest([&](poly::ScopBuilder& b) {
+                         b.for_("b", "0", "N").for_("i", "0", k).stmt("u[b][i] = bias[i]");
+                         b.for_("j", "0", k).stmt("u[b][i] += x[b][j] * wt[j][i]").end().end().end();
+                       })
+                       .nest([&](poly::ScopBuilder& b) {
+                         b.for_("b", "0", "N").for_("i", "0", k).stmt("y[b][i] = x0[b][i] * u[b][i] + x[b][i]").end().end();
+                       }));
+  out.emplace_back(KernelWriter("pz_cross_backward",
+                                {{"x0", row},
+                                 {"x", row},
+                                 {"w", row},
+                                 {"u", row},
+                                 {"dy", row},
+                                 {"du", row, true},
+                                 {"dx0", row, true},
+                                 {"dx", row, true},
+                                 {"dw", row, true},
+                                 {"dbias", "", true}},
+                                static_cast<double>(4 * K * K + 4 * K))
+                       .nest([&](poly::ScopBuilder& b) {
+                         b.for_("b", "0", "N").for_("i", "0", k);
+                         b.stmt("du[b][i] = dy[b][i] * x0[b][i]").stmt("dx0[b][i] = dy[b][i] * u[b][i]").end().end();
+                       })
+                       .nest([&](poly::ScopBuilder& b) {
+                         b.for_("b", "0", "N").for_("j", "0", k).stmt("dx[b][j] = dy[b][j]");
+                         b.for_("i", "0", k).stmt("dx[b][j] += w[i][j] * du[b][i]").end().end().end();
+                       })
+                       .nest([&](poly::ScopBuilder& b) {
+                         b.for_("i", "0", k).for_("j", "0", k).stmt("dw[i][j] = 0.0f");
+                         b.for_("b", "0", "N").stmt("dw[i][j] += du[b][i] * x[b][j]").end().end().end();
+                       })
+                       .nest([&](poly::ScopBuilder& b) {
+                         b.for_("i", "0", k).stmt("dbias[i] = 0.0f");
+                         b.for_("b", "0", "N").stmt("dbias[i] += du[b][i]").end().end();
+                       }));
+  return out;
+}
+
+}  // namespace
+
+std::string feature_crossing_source(const CrossingShape& shape, std::vector<CrossingKernelReport>* reports) {
+  if (shape.features < 1 || shape.dim < 1) {
+    throw std::invalid_argument("feature crossing: features and dim must be positive (got " + str(shape.features) + " and " +
+                                str(shape.dim) + ")");
+  }
+  std::string code = "/* Generated by polyzero's recsys/: feature-crossing kernels for " + str(shape.features) +
+                     " features of width " + str(shape.dim) + ", each loop nest optimised by polyc. */\n\n";
+  if (reports) reports->clear();
+  for (const KernelWriter& kernel : kernels(shape)) {
+    CrossingKernelReport report;
+    code += kernel.source(report);
+    if (reports) reports->push_back(std::move(report));
+  }
+  return code;
+}
+
+struct FeatureCrossing::Functions {
+  void (*fm_forward)(int, const float*, float*, float*);
+  void (*fm_backward)(int, const float*, const float*, const float*, float*);
+  void (*dot_forward)(int, const float*, float*, float*);
+  void (*dot_backward)(int, const float*, const float*, float*, float*);
+  void (*cross_forward)(int, const float*, const float*, const float*, const float*, float*, float*, float*);
+  void (*cross_backward)(int, const float*, const float*, const float*, const float*, const float*, float*, float*,
+                         float*, float*, float*);
+};
+
+FeatureCrossing::FeatureCrossing(const CrossingShape& shape, const std::string& cache_dir)
+    : shape_(shape), fn_(std::make_unique<Functions>()) {
+  const std::string source = feature_crossing_source(shape, &reports_);
+  poly::JitCache cache(cache_dir.empty() ? nn::default_kernel_cache() : cache_dir, "gcc", kFlags);
+  try {
+    module_ = cache.load(source);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("feature crossing kernels (" + str(shape.features) + " features x " + str(shape.dim) +
+                             ") failed to compile: " + e.what());
+  }
+  fn_->fm_forward = module_->function<void(int, const float*, float*, float*)>("pz_fm_forward");
+  fn_->fm_backward = module_->function<void(int, const float*, const float*, const float*, float*)>("pz_fm_backward");
+  fn_->dot_forward = module_->function<void(int, const float*, float*, float*)>("pz_dot_forward");
+  fn_->dot_backward = module_->function<void(int, const float*, const float*, float*, float*)>("pz_dot_backward");
+  fn_->cross_forward = module_->function<void(int, const float*, const float*, const float*, const float*, float*, float*, float*)>(
+      "pz_cross_forward");
+  fn_->cross_backward = module_->function<void(int, const float*, const float*, const float*, const float*, const float*,
+                                               float*, float*, float*, float*, float*)>("pz_cross_backward");
+}
+
+FeatureCrossing::~FeatureCrossing() = default;
+
+void FeatureCrossing::fm_forward(int batch, const float* v, float* y, float* sum) const { fn_->fm_forward(batch, v, y, sum); }
+void FeatureCrossing::fm_backward(int batch, const float* v, const float* sum, const float* dy, float* dv) const {
+  fn_->fm_backward(batch, v, sum, dy, dv);
+}
+// The workspaces (x's transpose, the symmetrised dz, Wᵀ) are allocated per call, so that
+// one object serves several threads; each is small beside the call's arithmetic.
+void FeatureCrossing::dot_forward(int batch, const float* x, float* z) const {
+  std::vector<float> xt(static_cast<std::size_t>(batch) * shape_.features * shape_.dim);
+  fn_->dot_forward(batch, x, xt.data(), z);
+}
+void FeatureCrossing::dot_backward(int batch, const float* x, const float* dz, float* dx) const {
+  std::vector<float> symmetric(static_cast<std::size_t>(batch) * shape_.features * shape_.features);
+  fn_->dot_backward(batch, x, dz, symmetric.data(), dx);
+}
+void FeatureCrossing::cross_forward(int batch, const float* x0, const float* x, const float* w, const float* bias, float* u,
+                                    float* y) const {
+  const std::size_t k = static_cast<std::size_t>(shape_.cross_width());
+  std::vector<float> wt(k * k);
+  fn_->cross_forward(batch, x0, x, w, bias, wt.data(), u, y);
+}
+void FeatureCrossing::cross_backward(int batch, const float* x0, const float* x, const float* w, const float* u,
+                                     const float* dy, float* du, float* dx0, float* dx, float* dw, float* dbias) const {
+  fn_->cross_backward(batch, x0, x, w, u, dy, du, dx0, dx, dw, dbias);
+}
+
+}  // namespace pz::recsys
