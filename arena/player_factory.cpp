@@ -83,10 +83,8 @@ std::vector<PlayerKind>& mutable_player_kinds() {
         .add_bool("reuse", true, "keep the subtree between moves")
         .add_int("worlds", mcts::kDefaultWorlds, "hidden-information games: resampled states the budget is split over", 1, 4096)
         .add_string("model", "", "network checkpoint for priors and values (empty: uniform priors, rollout values)")
-        .add_int("sym", 1, "with model=: boards each position is averaged over (0: all the game's symmetries)", 0, 8)
-        .add_string("backend", "auto", "with model=: the network backend: auto (poly where it can, else torch), torch or poly")
-        .add_int("nnthreads", 1, "with model=: threads of one network evaluation (search threads are the usual parallelism)", 1, 64)
         .add_int("seed", -1, "random seed (-1: derived from the match seed)", -1);
+    add_model_evaluator_options(mcts_options, "with model=: ");
     k.push_back({"mcts", "PUCT search over a network (model=…) or uniform priors and random-rollout values",
                  std::move(mcts_options),
                  [](const util::OptionSchema::Values& v, const util::Spec& spec, const games::Game& game, std::uint64_t seed) {
@@ -124,11 +122,7 @@ std::vector<PlayerKind>& mutable_player_kinds() {
                        throw util::UsageError("player 'mcts': model=" + model +
                                               " needs networks, which this program does not include");
                      }
-                     ModelEvaluatorOptions model_options;
-                     model_options.symmetries = v.get_int("sym");
-                     model_options.backend = v.get_string("backend");
-                     model_options.threads = v.get_int("nnthreads");
-                     evaluator = model_evaluator_factory()(model, game, model_options);
+                     evaluator = model_evaluator_factory()(model, game, model_evaluator_options(v));
                    } else if (rollouts > 0) {
                      evaluator = std::make_unique<mcts::RolloutEvaluator>(rollouts, s ^ 0x5EED);
                    } else {
@@ -169,6 +163,26 @@ void register_player_kind(PlayerKind kind) {
     }
   }
   kinds.push_back(std::move(kind));
+}
+
+void add_model_evaluator_options(util::OptionSchema& schema, const std::string& prefix) {
+  schema.add_int("sym", 1, prefix + "boards each position is averaged over (0: all the game's symmetries)", 0, 8)
+      .add_string("backend", "auto", prefix + "the network backend: auto (poly where it can, else torch), torch or poly",
+                  {"auto", "torch", "poly"})
+      .add_int("nnthreads", 1, prefix + "threads of one network evaluation (search threads are the usual parallelism)", 1, 64)
+      .add_string("winograd", "auto",
+                  prefix + "poly backend: 3x3 convolutions as Winograd F(m x m, 3x3) where its cost model says so (auto), "
+                           "never (off), or always with m = 2, 3 or 4",
+                  {"auto", "off", "2", "3", "4"});
+}
+
+ModelEvaluatorOptions model_evaluator_options(const util::OptionSchema::Values& values) {
+  ModelEvaluatorOptions o;
+  o.symmetries = values.get_int("sym");
+  o.backend = values.get_string("backend");
+  o.threads = values.get_int("nnthreads");
+  o.winograd = values.get_string("winograd");
+  return o;
 }
 
 void set_model_evaluator_factory(ModelEvaluatorFactory factory) { model_evaluator_factory() = std::move(factory); }

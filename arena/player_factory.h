@@ -50,7 +50,12 @@ struct ModelEvaluatorOptions {
   int symmetries = 1;  // boards each position is averaged over (sym=K; 0: all of the game's)
   std::string backend;  // the network backend (backend=NAME; empty: the default)
   int threads = 1;      // threads of one network evaluation (nnthreads=N)
+  std::string winograd = "auto";  // poly backend: 3×3 convolutions as Winograd (winograd=auto|off|2|3|4)
 };
+// The options every model-backed player kind takes (sym, backend, nnthreads, winograd),
+// with `prefix` before each help text (e.g. "with model=: "), and their values read back.
+void add_model_evaluator_options(util::OptionSchema& schema, const std::string& prefix = "");
+ModelEvaluatorOptions model_evaluator_options(const util::OptionSchema::Values& values);
 using ModelEvaluatorFactory = std::function<std::unique_ptr<mcts::Evaluator>(
     const std::string& path, const games::Game& game, const ModelEvaluatorOptions& options)>;
 void set_model_evaluator_factory(ModelEvaluatorFactory factory);

@@ -93,6 +93,7 @@ std::unique_ptr<mcts::Evaluator> make_model_evaluator(const std::string& path, c
   options.symmetries = evaluator.symmetries;
   if (!evaluator.backend.empty()) options.backend.name = evaluator.backend;
   options.backend.threads = evaluator.threads;
+  options.backend.winograd = evaluator.winograd;
   return std::make_unique<InferenceEngine>(game, model->net->config(), export_weights(*model->net), options);
 }
 
@@ -104,20 +105,15 @@ void register_model_players() {
   util::OptionSchema options;
   options.add_string("model", "", "network checkpoint (required)")
       .add_double("temp", 0.0, "sampling temperature (0: the most probable move)", 0.0)
-      .add_int("sym", 1, "boards each position is averaged over (0: all the game's symmetries)", 0, 8)
-      .add_string("backend", "auto", "the network backend: auto (poly where it can, else torch), torch or poly")
-      .add_int("nnthreads", 1, "threads of one network evaluation", 1, 64)
       .add_int("seed", -1, "random seed (-1: derived from the match seed)", -1);
+  arena::add_model_evaluator_options(options);
   arena::register_player_kind(
       {"policy", "the raw policy of a network checkpoint, no search", std::move(options),
        [](const util::OptionSchema::Values& v, const util::Spec& spec, const games::Game& game, std::uint64_t seed) {
          const std::string& model = v.get_string("model");
          if (model.empty()) throw util::UsageError("player 'policy': model=CHECKPOINT is required");
          const int own = v.get_int("seed");
-         arena::ModelEvaluatorOptions evaluator;
-         evaluator.symmetries = v.get_int("sym");
-         evaluator.backend = v.get_string("backend");
-         evaluator.threads = v.get_int("nnthreads");
+         const arena::ModelEvaluatorOptions evaluator = arena::model_evaluator_options(v);
          return std::unique_ptr<arena::Player>(std::make_unique<PolicyPlayer>(
              spec.to_string(), game, make_model_evaluator(model, game, 1 << 14, evaluator),
              v.get_double("temp"),

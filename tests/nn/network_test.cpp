@@ -271,6 +271,13 @@ TEST_F(NnTest, ModelPlayersLoadCheckpoints) {
   auto one = arena::make_player("policy:model=" + path + ",backend=poly", *game, 1);
   auto two = arena::make_player("policy:model=" + path + ",backend=poly,nnthreads=2", *game, 1);
   EXPECT_EQ(one->choose_action(*state, 0), two->choose_action(*state, 0));
+  // winograd=off|2 picks the poly backend's convolutions: the same choice; other values are refused.
+  for (const std::string w : {"off", "2"}) {
+    auto wino = arena::make_player("policy:model=" + path + ",backend=poly,winograd=" + w, *game, 1);
+    EXPECT_EQ(one->choose_action(*state, 0), wino->choose_action(*state, 0)) << w;
+  }
+  EXPECT_THROW(arena::make_player("policy:model=" + path + ",winograd=5", *game, 1), util::UsageError);
+  EXPECT_THROW(arena::make_player("mcts:model=" + path + ",backend=tensorflow", *game, 1), util::UsageError);
   auto searched = arena::make_player("mcts:model=" + path + ",sims=20,nnthreads=2", *game, 1);
   EXPECT_TRUE(state->is_legal(searched->choose_action(*state, 0)));
   EXPECT_THROW(arena::make_player("mcts:model=" + path + ",nnthreads=0", *game, 1), util::UsageError);
