@@ -162,12 +162,22 @@ void report_network(const NetSource& net, bool json) {
   std::printf("data moved per micro-batch (polyhedral/README.md's model: distinct elements; a block's loads from each cache level):\n");
   std::printf("arena %.1f KiB per micro-batch (one region per tensor: %.1f KiB); weights %.1f KiB (batch-norm folded)\n",
               plan.arena_floats() * kib, plan.unplanned_arena_floats() * kib, plan.weight_floats() * kib);
+  std::string previous_winograd;
   for (const auto& l : plan.layers()) {
     std::string choice = l.schedule;
-    for (const auto& pass : l.passes)
-      if (pass.rfind("register blocking: ", 0) == 0 && pass.find(" register block (") != std::string::npos)
+    std::vector<std::string> decisions;  // the passes' choices; legality checks that passed are left out
+    for (const auto& pass : l.passes) {
+      if (pass.rfind("register blocking: ", 0) == 0 && pass.find(" register block (") != std::string::npos) {
         choice = pass.substr(std::strlen("register blocking: "));
+      } else if (pass.rfind("winograd: ", 0) == 0) {
+        if (pass != previous_winograd) decisions.push_back(pass);  // once for a convolution's five stages
+        previous_winograd = pass;
+      } else if (pass.find(": legal (") == std::string::npos) {
+        decisions.push_back(pass);
+      }
+    }
     std::printf("  %-22s %-8s %9.4f MFLOP  %s\n", l.name.c_str(), l.kind.c_str(), l.flops / 1e6, choice.c_str());
+    for (const auto& decision : decisions) std::printf("  %-22s %s\n", "", decision.c_str());
     const poly::DataMovementReport& d = l.scop.data_movement;
     auto kib = [](std::optional<long long> bytes) {
       return bytes ? std::to_string(*bytes / 1024) + "." + std::to_string(*bytes % 1024 * 10 / 1024) + " KiB" : std::string("n/a");
