@@ -5,6 +5,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <unordered_map>
 
 #include "arena/match.h"
 #include "arena/player_factory.h"
@@ -203,9 +204,11 @@ void Tournament::run(const std::atomic<bool>& stop, const GameCallback& on_game)
 ResultTable Tournament::results() const {
   const int n = static_cast<int>(options_.players.size());
   ResultTable table(n);
+  std::unordered_map<std::string, int> index;  // a player's spec → its seat in the table
+  for (int p = 0; p < n; ++p) index.emplace(options_.players[static_cast<std::size_t>(p)], p);
   const auto position = [&](const std::string& spec) {
-    const auto it = std::find(options_.players.begin(), options_.players.end(), spec);
-    return it == options_.players.end() ? -1 : static_cast<int>(it - options_.players.begin());
+    const auto it = index.find(spec);
+    return it == index.end() ? -1 : it->second;
   };
   for (const auto& g : games_) {
     const int first = position(g.first_player), second = position(g.second_player);
