@@ -1,5 +1,6 @@
-// polyzero bench train, bench nn and bench recsys: the benchmarks that run networks or
-// compare against LibTorch (bench/train_bench.h, bench/nn_bench.h, bench/recsys_bench.h).
+// polyzero bench train, nn, recsys and distributed: the benchmarks that run networks or
+// compare against LibTorch (bench/train_bench.h, bench/nn_bench.h, bench/recsys_bench.h,
+// and with dist/ dist/distributed_bench.h).
 // Built with LibTorch only (apps/torch_support.h).
 #include <iostream>
 #include <memory>
@@ -12,6 +13,9 @@
 #include "bench/nn_bench.h"
 #include "bench/recsys_bench.h"
 #include "bench/train_bench.h"
+#ifdef PZ_HAVE_DIST
+#include "dist/distributed_bench.h"
+#endif
 #include "nn/backend.h"
 #include "nn/train_config.h"
 
@@ -96,6 +100,34 @@ void add_network_bench_commands(CLI::App& cmd) {
       ->capture_default_str();
   recsys_cmd->add_flag("--json", rargs->json, "one JSON object per row");
   recsys_cmd->callback([rargs] { bench::run_recsys_bench(*rargs, std::cout); });
+#ifdef PZ_HAVE_DIST
+  auto* dist_cmd = cmd.add_subcommand(
+      "distributed", "self-play games/s with 1, 2, 4 actor processes against one learner on Redis, and Redis's cost per game");
+  auto dargs = std::make_shared<dist::DistributedBenchOptions>();
+  dist_cmd->add_option("--game,-g", dargs->game, "game spec")->capture_default_str();
+  dist_cmd->add_option("--actors", dargs->actors, "actor process counts, measured in turn")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  dist_cmd->add_option("--seconds", dargs->seconds, "measured time per actor count, split over the rounds")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  dist_cmd->add_option("--rounds", dargs->rounds, "rounds interleaving the counts; each row is its fastest")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  dist_cmd->add_option("--warmup", dargs->warmup, "seconds after every actor has sent its first game")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  dist_cmd->add_option("--set", dargs->set, "override a config field of the run (as in train)");
+  dist_cmd->add_option("--backend", dargs->backend, "the actors' network backend (default: the run's)")
+      ->check(CLI::IsMember(nn::backend_names()));
+  dist_cmd->add_option("--overhead-games", dargs->overhead_games, "XADD round trips timed for the overhead")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  dist_cmd->add_option("--redis-server", dargs->redis_server, "the redis-server executable (default: on PATH)");
+  dist_cmd->add_flag("--json", dargs->json, "one JSON object per row, then the summary");
+  dist_cmd->callback([dargs] { dist::run_distributed_bench(*dargs, std::cout); });
+#endif
 }
 
 }  // namespace pz::apps

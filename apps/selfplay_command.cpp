@@ -27,6 +27,11 @@ void add_selfplay_command(CLI::App& app) {
   cmd->add_option("--stream-cap", args->actor.stream_cap, "games the run's stream keeps at most (XADD MAXLEN ~)")
       ->check(CLI::Range(std::int64_t{100}, std::int64_t{1} << 40))
       ->capture_default_str();
+  cmd->add_option("--max-backlog", args->actor.max_backlog,
+                  "pause sending while this many games of the stream wait unread by the learners (0: never pause); "
+                  "below --stream-cap")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40))
+      ->capture_default_str();
   cmd->add_flag("--quiet,-q", args->actor.quiet, "no progress messages");
   cmd->footer(
       "The run must exist: its learner (polyzero train --redis URL --run NAME) registers it. The actor plays with\n"
@@ -47,6 +52,10 @@ void add_selfplay_command(CLI::App& app) {
                 << result.model_updates << " model update(s), last version " << result.last_version;
       if (result.games_dropped > 0) std::cerr << ", " << result.games_dropped << " games dropped (Redis away too long)";
       if (result.reconnects > 0) std::cerr << ", " << result.reconnects << " reconnect(s)";
+      if (result.pauses > 0) {
+        std::cerr << ", paused " << result.pauses << " time(s) for " << static_cast<long long>(result.paused_seconds)
+                  << " s (learners behind)";
+      }
       std::cerr << "\n";
     }
   });

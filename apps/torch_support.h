@@ -16,7 +16,8 @@ namespace pz::apps {
 // Model-backed players (policy:model=…, mcts:model=…) join the arena's list.
 void register_model_players();
 
-// `bench train`, `bench nn` and `bench recsys` under the bench command.
+// `bench train`, `bench nn`, `bench recsys` and (with dist/) `bench distributed` under the
+// bench command.
 void add_network_bench_commands(CLI::App& bench);
 
 // What a model checkpoint says about itself. Checkpoints are LibTorch archives

@@ -24,6 +24,7 @@
 #ifdef PZ_HAVE_DIST
 #include "apps/redis_args.h"
 #include "dist/learner_exchange.h"
+#include "dist/learner_group.h"
 #endif
 
 namespace pz::apps {
@@ -52,6 +53,9 @@ void add_train_command(CLI::App& app) {
     bool quiet = false, log_json = false, print_config = false;
 #ifdef PZ_HAVE_DIST
     RedisArgs redis;
+    int rank = 0, world_size = 1;
+    std::string master;
+    double group_timeout = 300, claim_idle = 60;
 #endif
   };
   auto args = std::make_shared<Args>();
@@ -75,6 +79,25 @@ void add_train_command(CLI::App& app) {
   cmd->get_option("--redis")->description(
       "learn from the actors of a distributed run in this Redis (polyzero selfplay), redis://HOST[:PORT][/DB]; "
       "needs --run; the run directory defaults to runs/RUN and is resumed when it holds the run");
+  cmd->add_option("--claim-idle", args->claim_idle,
+                  "with --redis: seconds a game may wait read-but-unacknowledged by a learner without a heartbeat (one "
+                  "that died and is not coming back as its rank) before this learner takes it over")
+      ->check(CLI::Range(0.1, 86400.0))
+      ->capture_default_str();
+  // Data-parallel learners of one run (dist/learner_group.h, nn/data_parallel.h).
+  cmd->add_option("--rank", args->rank,
+                  "with --redis: this learner's rank among --world-size learners (default $RANK, else $SLURM_PROCID, else 0); "
+                  "rank R > 0 keeps its files in RUN_DIR/rank-R");
+  cmd->add_option("--world-size", args->world_size,
+                  "with --redis: the number of data-parallel learners (default $WORLD_SIZE, else $SLURM_NTASKS, else 1)");
+  cmd->add_option("--master", args->master,
+                  "with --redis and several learners: HOST:PORT where rank 0 listens and the others meet it "
+                  "(default $MASTER_ADDR:$MASTER_PORT)");
+  cmd->add_option("--group-timeout", args->group_timeout,
+                  "with several learners: seconds a learner waits for the others (joining, each step; rank 0's "
+                  "evaluations included) before it stops with an error")
+      ->check(CLI::Range(1.0, 86400.0))
+      ->capture_default_str();
 #endif
   cmd->footer(
       "A run directory holds config.json, metrics.jsonl, games.jsonl, checkpoints/, models/latest.pt and plots/.\n"
@@ -89,21 +112,26 @@ void add_train_command(CLI::App& app) {
       throw util::UsageError(remote ? "--redis needs --run NAME (the run's name in Redis)"
                                     : "--run names a distributed run and needs --redis URL");
     }
-    if (remote) {
-      // torchrun says how many learners it starts: one is all there is yet. (SLURM_NTASKS
-      // is not checked: a Slurm job may start its actors as tasks too.)
-      for (const char* name : {"WORLD_SIZE"}) {
-        const char* value = std::getenv(name);
-        if (value != nullptr && std::string(value) != "1" && std::string(value) != "") {
-          throw util::UsageError(std::string(name) + "=" + value +
-                                 ": several learners of one run are not supported yet (data-parallel learners "
-                                 "are planned); start one `train --redis` learner and any number of `selfplay` actors");
-        }
+    dist::LearnerGroupSpec group_spec;
+    if (!remote) {
+      for (const char* flag : {"--rank", "--world-size", "--master", "--group-timeout", "--claim-idle"}) {
+        if (cmd->count(flag) > 0) throw util::UsageError(std::string(flag) + " applies to the learners of a distributed run: it needs --redis URL --run NAME");
+      }
+    } else {
+      dist::LearnerGroupFlags flags;
+      if (cmd->count("--rank") > 0) flags.rank = args->rank;
+      if (cmd->count("--world-size") > 0) flags.world_size = args->world_size;
+      flags.master = args->master;
+      group_spec = dist::resolve_learner_group(flags);
+      if (group_spec.world_size > 1 && !dist::learner_groups_supported()) {
+        dist::connect_learner_group(group_spec, args->redis.run, std::chrono::milliseconds(0));  // throws what to do
       }
     }
     if (remote && args->resume.empty()) {
-      // A learner started again with the same command continues its run.
-      const std::string dir = args->run_dir.empty() ? "runs/" + args->redis.run : args->run_dir;
+      // A learner started again with the same command continues its run. Rank R > 0 keeps
+      // its own files (checkpoints: its replay buffer and games) in RUN_DIR/rank-R.
+      std::string dir = args->run_dir.empty() ? "runs/" + args->redis.run : args->run_dir;
+      if (group_spec.rank > 0) dir += "/rank-" + std::to_string(group_spec.rank);
       dist::check_run_name(args->redis.run);
       if (std::filesystem::exists(dir + "/config.json")) {
         // The same command again resumes: what it asks for must be what the run has (its
@@ -166,10 +194,13 @@ void add_train_command(CLI::App& app) {
     options.stop = &util::install_stop_signal_handlers();
 #ifdef PZ_HAVE_DIST
     std::unique_ptr<dist::RedisGameExchange> exchange;
+    std::unique_ptr<nn::DataParallelGroup> group;
     if (remote) {
       dist::LearnerExchangeOptions eo;
       eo.redis = args->redis.resolve();
       eo.run = args->redis.run;
+      eo.rank = group_spec.rank;
+      eo.claim_idle_ms = static_cast<std::int64_t>(args->claim_idle * 1000);
       eo.quiet = args->quiet;
       try {
         exchange = std::make_unique<dist::RedisGameExchange>(eo, games::make_game(config.game)->spec().to_string(),
@@ -178,9 +209,23 @@ void add_train_command(CLI::App& app) {
         dist::throw_for_user(e);
       }
       options.exchange = exchange.get();
+      if (group_spec.world_size > 1) {
+        const auto timeout = std::chrono::milliseconds(static_cast<std::int64_t>(args->group_timeout * 1000));
+        try {
+          group = dist::connect_learner_group(group_spec, args->redis.run, timeout);
+        } catch (const nn::GroupError& e) {
+          throw util::RunError(e.what());
+        }
+        options.group = group.get();
+      }
     }
 #endif
-    const auto result = nn::train(config, options);
+    nn::TrainResult result;
+    try {
+      result = nn::train(config, options);
+    } catch (const nn::GroupError& e) {
+      throw util::RunError(e.what());
+    }
     if (args->quiet && !args->log_json) {
       std::cout << (result.interrupted ? "interrupted" : "finished") << " at step " << result.step << "; "
                 << result.checkpoint << "\n";

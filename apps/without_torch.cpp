@@ -33,6 +33,7 @@ void add_network_bench_commands(CLI::App& bench) {
   add_unavailable_command(bench, "train", "bench train", "trainer rates per network backend");
   add_unavailable_command(bench, "nn", "bench nn", "network forward passes, torch against poly");
   add_unavailable_command(bench, "recsys", "bench recsys", "feature-crossing kernels, poly against LibTorch");
+  add_unavailable_command(bench, "distributed", "bench distributed", "self-play across actor processes on Redis");
 }
 
 void register_model_players() {

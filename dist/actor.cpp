@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <limits>
 #include <memory>
@@ -51,6 +52,9 @@ class Actor {
   void check_model();
   void heartbeat();
   void on_disconnect(const RedisError& e);
+  // How many games may be sent now under max_backlog (pauses and resumes sending).
+  int send_budget();
+  void stop_threads();
   nn::NetWeights wait_for_first_model();
 
   const ActorOptions& options_;
@@ -66,7 +70,11 @@ class Actor {
   std::vector<std::thread> threads_;
 
   std::mutex queue_mutex_, error_mutex_;
+  std::condition_variable queue_space_;  // a sink waiting for room while sending is paused
   std::deque<QueuedGame> queue_;
+  std::atomic<bool> paused_{false}, stopping_{false};
+  std::int64_t backlog_ = 0;
+  Clock::time_point paused_since_{};
   std::uint64_t next_sequence_ = 0;
   std::exception_ptr actor_error_;
   std::atomic<bool> failed_{false};
@@ -91,6 +99,11 @@ bool Actor::must_stop() const {
 void Actor::on_disconnect(const RedisError& e) {
   if (!away_) progress_.warning(std::string(e.what()) + "; self-play goes on, reconnecting with backoff");
   away_ = true;
+  if (paused_) {  // the backlog is unknown while away: the queue's own bound applies (oldest dropped)
+    result_.paused_seconds += seconds_since(paused_since_);
+    paused_ = false;
+    queue_space_.notify_all();
+  }
 }
 
 nn::NetWeights Actor::wait_for_first_model() {
@@ -164,8 +177,40 @@ void Actor::heartbeat() {
                           {"version", std::to_string(version_.load())},
                           {"queued", std::to_string(queued)},
                           {"dropped", std::to_string(dropped_.load())},
+                          {"paused", paused_ ? "1" : "0"},
+                          {"backlog", std::to_string(backlog_)},
+                          {"max_backlog", std::to_string(options_.max_backlog)},
                           {"updated", std::to_string(unix_ms())}},
                          10);
+}
+
+int Actor::send_budget() {
+  if (options_.max_backlog <= 0) return 256;
+  backlog_ = store_.backlog();
+  const std::int64_t room = options_.max_backlog - backlog_;
+  const bool pause = room <= 0;
+  if (pause != paused_.load()) {
+    if (pause) {
+      ++result_.pauses;
+      paused_since_ = Clock::now();
+      progress_.message("sending paused: " + std::to_string(backlog_) + " games wait for the learners (--max-backlog " +
+                        std::to_string(options_.max_backlog) + ")");
+    } else {
+      result_.paused_seconds += seconds_since(paused_since_);
+      progress_.message("sending resumed after " + std::to_string(static_cast<long long>(seconds_since(paused_since_))) +
+                        " s (backlog " + std::to_string(backlog_) + ")");
+    }
+    paused_ = pause;
+    queue_space_.notify_all();
+  }
+  return static_cast<int>(std::clamp<std::int64_t>(room, 0, 256));
+}
+
+void Actor::stop_threads() {
+  stopping_ = true;
+  queue_space_.notify_all();
+  engine_->cancel();
+  for (auto& t : threads_) t.join();
 }
 
 void Actor::network_round(bool flush_only) {
@@ -176,7 +221,8 @@ void Actor::network_round(bool flush_only) {
     progress_.message("reconnected to " + redis_.describe());
   }
   try {
-    for (int sent = 0; sent < 256; ++sent) {
+    const int budget = send_budget();
+    for (int sent = 0; sent < budget; ++sent) {
       QueuedGame g;
       {
         std::lock_guard lock(queue_mutex_);
@@ -189,6 +235,7 @@ void Actor::network_round(bool flush_only) {
         // Unless the sink dropped it meanwhile (queue full), the front is still this game.
         if (!queue_.empty() && queue_.front().sequence == g.sequence) queue_.pop_front();
       }
+      queue_space_.notify_one();
       ++result_.games_sent;
       if (options_.games > 0 && result_.games_sent >= options_.games) break;
     }
@@ -232,7 +279,10 @@ ActorResult Actor::run() {
                                                         std::chrono::microseconds(2000), options_.threads);
   const auto sink = [this](mcts::GameRecord&& record) {
     QueuedGame g{encode_game(record), version_.load(), 0};
-    std::lock_guard lock(queue_mutex_);
+    std::unique_lock lock(queue_mutex_);
+    // Paused by back-pressure: wait for room (the game is kept). Redis away: drop the oldest.
+    queue_space_.wait(lock, [this] { return queue_.size() < options_.queue_cap || !paused_ || stopping_; });
+    if (stopping_) return;
     g.sequence = next_sequence_++;
     if (queue_.size() >= options_.queue_cap) {
       queue_.pop_front();
@@ -272,12 +322,10 @@ ActorResult Actor::run() {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   } catch (...) {
-    engine_->cancel();
-    for (auto& t : threads_) t.join();
+    stop_threads();
     throw;
   }
-  engine_->cancel();
-  for (auto& t : threads_) t.join();
+  stop_threads();
   {
     std::lock_guard lock(error_mutex_);
     if (actor_error_) std::rethrow_exception(actor_error_);
@@ -300,6 +348,7 @@ ActorResult Actor::run() {
     if (redis_.connected()) store_.remove_actor(id_);
   } catch (const RedisError&) {
   }
+  if (paused_) result_.paused_seconds += seconds_since(paused_since_);
   result_.last_version = version_.load();
   result_.seconds = seconds_since(started_);
   return result_;
@@ -324,6 +373,15 @@ ActorResult run_actor(const ActorOptions& options) {
                       }))) {
     throw util::UsageError("--id '" + (id.size() <= 40 ? id : id.substr(0, 37) + "...") +
                            "': an actor's id is 1 to 64 letters, digits, '.', '_' or '-' (e.g. --id gpu3-a)");
+  }
+  if (options.max_backlog >= options.stream_cap) {
+    throw util::UsageError("--max-backlog " + std::to_string(options.max_backlog) + " must be below --stream-cap " +
+                           std::to_string(options.stream_cap) +
+                           ": the stream's cap would trim games no learner has read; lower --max-backlog (e.g. " +
+                           std::to_string(options.stream_cap / 5) + ") or raise --stream-cap");
+  }
+  if (options.max_backlog < 0) {
+    throw util::UsageError("--max-backlog " + std::to_string(options.max_backlog) + ": a number of games, 0 for no limit");
   }
   Actor actor(options);
   return actor.run();

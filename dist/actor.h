@@ -11,7 +11,15 @@
 // The search threads never touch the network: a finished game is encoded and queued in
 // memory (queue_cap games; when Redis stays away longer than that, the oldest are dropped and
 // counted). A lost connection is retried with exponential backoff (redis_client.h) while
-// self-play goes on. A game reaches the stream whole or not at all (one XADD), so an actor
+// self-play goes on.
+//
+// Back-pressure: before each burst of sends the network thread reads the stream's backlog
+// (games no learner has read yet, RunStore::backlog) and sends at most max_backlog minus it.
+// At the limit the actor pauses sending; its threads play on until the in-memory queue is
+// full (queue_cap games), then wait in their game sink until sending resumes. So a learner
+// that falls behind slows its actors instead of having the stream's cap (stream_cap, MAXLEN ~)
+// trim games it has not read: with A actors the backlog overshoots the limit by at most
+// A x 256 games (one burst each), so max_backlog + A x 256 < stream_cap keeps every game. A game reaches the stream whole or not at all (one XADD), so an actor
 // killed mid-game leaves nothing partial behind. Stopping (signal, --games, --minutes):
 // games in progress are abandoned, the queue is sent (for up to 5 s), the heartbeat removed.
 #pragma once
@@ -33,7 +41,8 @@ struct ActorOptions {
   double minutes = 0;    // stop after this many minutes (0: no limit)
   std::string backend;   // network backend (empty: the run's selfplay.backend)
   std::int64_t stream_cap = 100000;  // XADD MAXLEN ~
-  std::size_t queue_cap = 10000;     // games held while Redis is away
+  std::size_t queue_cap = 10000;     // games held while Redis is away or sending is paused
+  std::int64_t max_backlog = 20000;  // unread games in the stream above which sending pauses (0: none)
   bool quiet = false;
   const std::atomic<bool>* stop = nullptr;
 };
@@ -41,6 +50,8 @@ struct ActorOptions {
 struct ActorResult {
   std::int64_t games_sent = 0, games_dropped = 0;
   std::int64_t model_updates = 0, last_version = 0;
+  std::int64_t pauses = 0;  // times sending paused at max_backlog
+  double paused_seconds = 0;
   int reconnects = 0;
   double seconds = 0;
 };

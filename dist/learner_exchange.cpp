@@ -1,5 +1,6 @@
 #include "dist/learner_exchange.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -27,7 +28,19 @@ RedisGameExchange::RedisGameExchange(const LearnerExchangeOptions& options, cons
       store_(redis_, options.run),
       progress_(options.quiet) {
   connect_at_start(redis_);
-  store_.register_run(game_, config_);
+  register_run();
+}
+
+// Rank 0 registers the run (its meta is the run's shared state); the other ranks only check
+// that a registered run is of their game. Every rank makes sure the group exists: each
+// reads through it.
+void RedisGameExchange::register_run() {
+  if (options_.rank == 0) {
+    store_.register_run(game_, config_);
+  } else if (const auto meta = store_.read_meta(); meta && meta->game != game_) {
+    throw util::UsageError("run '" + options_.run + "' on " + redis_.describe() + " is a run of " + meta->game +
+                           ", not of " + game_ + ": learner " + consumer_ + " was started with another game than rank 0");
+  }
   store_.ensure_group();
 }
 
@@ -39,8 +52,7 @@ bool RedisGameExchange::ensure_connection() {
     registered_ = false;
   }
   if (!registered_) {  // Redis may have come back empty: register the run and the group again
-    store_.register_run(game_, config_);
-    store_.ensure_group();
+    register_run();
     if (store_.latest_version() == 0 && !unsent_weights_ && version_ > 0) {
       progress_.warning("the run's models are gone from " + redis_.describe() +
                         " (restarted without persistence?); the next publish registers one");
@@ -123,7 +135,8 @@ void RedisGameExchange::poll(const nn::LearnerProgress& progress, bool waiting,
       pending_read_ = true;
       in_checkpoint_.clear();
     }
-    if (seconds_since(last_claim_) >= 10) {
+    // Looked for every 10 s, or every claim_idle_ms when that is shorter.
+    if (seconds_since(last_claim_) >= std::min(10.0, static_cast<double>(options_.claim_idle_ms) / 1000.0)) {
       last_claim_ = Clock::now();
       take(store_.claim_from_dead(consumer_, options_.claim_idle_ms, 256), false, sink);
     }
@@ -140,7 +153,7 @@ void RedisGameExchange::heartbeat(const nn::LearnerProgress& p) {
   last_heartbeat_ = Clock::now();
   char lr[32];
   std::snprintf(lr, sizeof lr, "%.9g", p.lr);
-  store_.learner_heartbeat(consumer_, {{"step", std::to_string(p.step)},
+  store_.learner_heartbeat(consumer_, options_.rank == 0, {{"step", std::to_string(p.step)},
                             {"lr", lr},
                             {"games", std::to_string(p.games)},
                             {"samples", std::to_string(p.samples)},

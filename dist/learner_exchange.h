@@ -15,6 +15,9 @@
 // Weights: published as a new model version every publish_every steps and at the start (the
 // trainer's schedule); while Redis is away the newest weights wait and go out on reconnect.
 // The learner's step, lr and counters go to pz:RUN:learner with a heartbeat every 2 s.
+// Data-parallel learners (rank > 0): only rank 0 registers the run, publishes model versions
+// and writes pz:RUN:learner; every rank reads its own share of the games as learner-RANK and
+// beats on pz:RUN:learner:alive:learner-RANK (its pending games are not claimed while it lives).
 // When Redis comes back empty (restarted without persistence), the run, the group and the
 // newest weights are registered again.
 #pragma once
@@ -58,6 +61,7 @@ class RedisGameExchange final : public nn::GameExchange {
   std::int64_t version() const { return version_; }
 
  private:
+  void register_run();
   bool ensure_connection();
   void handle(const RedisError& e);
   void take(const std::vector<StreamEntry>& entries, bool pending, const std::function<void(mcts::GameRecord&&)>& sink);

@@ -217,6 +217,23 @@ std::vector<StreamEntry> RunStore::claim_from_dead(const std::string& consumer, 
   return claimed;
 }
 
+std::int64_t RunStore::backlog() {
+  RedisReply groups;
+  try {
+    groups = redis_.command({"XINFO", "GROUPS", key("games")});
+  } catch (const RedisError& e) {
+    if (e.kind() != RedisError::Kind::kServer) throw;
+    return 0;  // no stream yet
+  }
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    const auto g = pairs(groups[i]);
+    if (!g.count("name") || g.at("name") != kLearnerGroup) continue;
+    if (g.count("lag") && !g.at("lag").empty()) return to_int(g.at("lag"));
+    return redis_.command({"XLEN", key("games")}).integer();
+  }
+  return 0;
+}
+
 void RunStore::ack(const std::vector<std::string>& ids) {
   const std::string stream = key("games");
   for (std::size_t start = 0; start < ids.size(); start += 500) {
@@ -238,14 +255,18 @@ void RunStore::actor_heartbeat(const std::string& id, const std::map<std::string
 
 void RunStore::remove_actor(const std::string& id) { redis_.command({"DEL", key("actor:" + id)}); }
 
-void RunStore::learner_heartbeat(const std::string& consumer, const std::map<std::string, std::string>& fields,
-                                 int ttl_seconds) {
+void RunStore::learner_heartbeat(const std::string& consumer, bool shared,
+                                 const std::map<std::string, std::string>& fields, int ttl_seconds) {
   const std::string k = key("learner"), alive = key("learner:alive"), mine = key("learner:alive:" + consumer),
                     ttl = std::to_string(ttl_seconds);
   std::vector<std::string_view> hset{"HSET", k};
   for (const auto& [f, v] : fields) {
     hset.push_back(f);
     hset.push_back(v);
+  }
+  if (!shared) {
+    redis_.command({"SET", mine, "1", "EX", ttl});
+    return;
   }
   redis_.transaction({hset, {"SET", alive, "1", "EX", ttl}, {"SET", mine, "1", "EX", ttl}});
 }
@@ -263,6 +284,19 @@ json RunStore::status() {
   const auto learner = pairs(redis_.command({"HGETALL", key("learner")}));
   json l = json::object();
   l["alive"] = redis_.command({"EXISTS", key("learner:alive")}).integer() > 0;
+  {  // each learner's own heartbeat (several with data-parallel learners)
+    json ranks = json::array();
+    std::string cursor = "0";
+    const std::string prefix = key("learner:alive:");
+    do {
+      const RedisReply r = redis_.command({"SCAN", cursor, "MATCH", prefix + "*", "COUNT", "200"});
+      cursor = r[0].str();
+      for (std::size_t i = 0; i < r[1].size(); ++i) ranks.push_back(r[1][i].str().substr(prefix.size()));
+    } while (cursor != "0" && ranks.size() < 10000);
+    std::vector<std::string> sorted = ranks.get<std::vector<std::string>>();
+    std::sort(sorted.begin(), sorted.end());
+    l["consumers_alive"] = sorted;
+  }
   l["step"] = learner.count("step") ? to_int(learner.at("step")) : 0;
   l["lr"] = learner.count("lr") ? to_double(learner.at("lr")) : 0.0;
   l["games"] = learner.count("games") ? to_int(learner.at("games")) : 0;
@@ -304,6 +338,8 @@ json RunStore::status() {
               {"games_per_s", f.count("games_per_s") ? to_double(f.at("games_per_s")) : 0.0},
               {"version", f.count("version") ? to_int(f.at("version")) : 0},
               {"queued", f.count("queued") ? to_int(f.at("queued")) : 0},
+              {"paused", f.count("paused") && f.at("paused") == "1"},
+              {"max_backlog", f.count("max_backlog") ? to_int(f.at("max_backlog")) : 0},
               {"seconds_since_update", f.count("updated") ? static_cast<double>(now - to_int(f.at("updated"))) / 1000.0 : -1.0}};
     games_per_s += a["games_per_s"].get<double>();
     actors.push_back(a);
@@ -337,8 +373,12 @@ std::string status_text(const json& s) {
                 s.value("game", "").c_str());
   out += buf;
   const json& l = s["learner"];
+  const std::size_t ranks = l.contains("consumers_alive") ? l["consumers_alive"].size() : 0;
+  const std::string alive = !l.value("alive", false) ? "not seen (no heartbeat)"
+                            : ranks > 1             ? "alive (" + std::to_string(ranks) + " data-parallel learners)"
+                                                    : "alive";
   std::snprintf(buf, sizeof buf, "learner: %s, step %lld, lr %.4g, %lld games, checkpoint at step %lld\n",
-                l.value("alive", false) ? "alive" : "not seen (no heartbeat)", static_cast<long long>(l.value("step", 0LL)),
+                alive.c_str(), static_cast<long long>(l.value("step", 0LL)),
                 l.value("lr", 0.0), static_cast<long long>(l.value("games", 0LL)),
                 static_cast<long long>(l.value("checkpoint_step", 0LL)));
   out += buf;
@@ -359,11 +399,12 @@ std::string status_text(const json& s) {
   std::snprintf(buf, sizeof buf, "actors: %zu alive, %.2f games/s in all\n", s["actors"].size(), s.value("games_per_s", 0.0));
   out += buf;
   for (const auto& a : s["actors"]) {
-    std::snprintf(buf, sizeof buf, "  %-24s %s pid %lld, %lld thread(s), %lld games (%.2f/s), model version %lld, %lld queued, seen %.0f s ago\n",
+    std::snprintf(buf, sizeof buf, "  %-24s %s pid %lld, %lld thread(s), %lld games (%.2f/s), model version %lld, %lld queued%s, seen %.0f s ago\n",
                   a.value("id", "").c_str(), a.value("host", "").c_str(), static_cast<long long>(a.value("pid", 0LL)),
                   static_cast<long long>(a.value("threads", 0LL)), static_cast<long long>(a.value("games", 0LL)),
                   a.value("games_per_s", 0.0), static_cast<long long>(a.value("version", 0LL)),
-                  static_cast<long long>(a.value("queued", 0LL)), a.value("seconds_since_update", 0.0));
+                  static_cast<long long>(a.value("queued", 0LL)),
+                  a.value("paused", false) ? ", paused (backlog at its limit)" : "", a.value("seconds_since_update", 0.0));
     out += buf;
   }
   return out;

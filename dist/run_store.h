@@ -88,13 +88,18 @@ class RunStore {
   // waiting for its next checkpoint) are never taken, nor this consumer's own.
   std::vector<StreamEntry> claim_from_dead(const std::string& consumer, std::int64_t min_idle_ms, int count);
   void ack(const std::vector<std::string>& ids);
+  // Games in the stream that no learner has read yet (the group's lag, Redis 7). When Redis
+  // cannot tell (an entry deleted in between), the stream's length, an upper bound. 0 when
+  // there is no stream or group yet.
+  std::int64_t backlog();
 
   // Heartbeats.
   void actor_heartbeat(const std::string& id, const std::map<std::string, std::string>& fields, int ttl_seconds);
   void remove_actor(const std::string& id);
-  // pz:RUN:learner (the fields) and, with a TTL, pz:RUN:learner:alive and
-  // pz:RUN:learner:alive:CONSUMER.
-  void learner_heartbeat(const std::string& consumer, const std::map<std::string, std::string>& fields, int ttl_seconds);
+  // With a TTL, pz:RUN:learner:alive:CONSUMER; and when `shared` (one learner, or rank 0 of
+  // several), pz:RUN:learner (the fields) and pz:RUN:learner:alive.
+  void learner_heartbeat(const std::string& consumer, bool shared, const std::map<std::string, std::string>& fields,
+                         int ttl_seconds);
 
   // Everything `polyzero status` shows (JSON; see status_text).
   nlohmann::json status();

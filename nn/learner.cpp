@@ -4,11 +4,14 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <sstream>
 
 #include "nn/files.h"
 #include "optim/optimizer.h"
 #include "optim/torch_param_groups.h"
 #include "util/error.h"
+#include "util/fnv1a.h"
 
 namespace pz::nn {
 
@@ -71,6 +74,7 @@ StepStats Learner::train_step(const Batch& batch) {
   auto loss = policy_loss + config_.value_weight * value_loss;
   loss.backward();
   stats.step = step_ + 1;
+  if (group_ != nullptr) average_over_group(loss, policy_loss, value_loss);
   stats.loss = loss.item<double>();
   stats.policy_loss = policy_loss.item<double>();
   stats.value_loss = value_loss.item<double>();
@@ -93,6 +97,95 @@ StepStats Learner::train_step(const Batch& batch) {
   scheduler_->step();
   ++step_;
   return stats;
+}
+
+void Learner::average_over_group(torch::Tensor& loss, torch::Tensor& policy_loss, torch::Tensor& value_loss) {
+  torch::NoGradGuard no_grad;
+  auto params = net_->parameters();
+  std::vector<torch::Tensor> buffers;
+  for (const auto& b : net_->buffers()) {
+    if (b.is_floating_point()) buffers.push_back(b);
+  }
+  const auto dtype = params.empty() ? torch::kFloat32 : params.front().scalar_type();
+  std::vector<torch::Tensor> parts;
+  parts.reserve(params.size() + buffers.size() + 1);
+  for (const auto& p : params) {
+    parts.push_back(p.grad().defined() ? p.grad().reshape(-1).to(dtype) : torch::zeros({p.numel()}, dtype));
+  }
+  for (const auto& b : buffers) parts.push_back(b.reshape(-1).to(dtype));
+  parts.push_back(torch::stack({loss.detach(), policy_loss.detach(), value_loss.detach()}).reshape(-1).to(dtype));
+  torch::Tensor flat = torch::cat(parts);
+  group_->all_reduce_sum(flat);
+  flat.div_(static_cast<double>(group_->world_size()));
+  std::int64_t offset = 0;
+  const auto take = [&](const torch::Tensor& like) {
+    auto slice = flat.narrow(0, offset, like.numel()).view(like.sizes());
+    offset += like.numel();
+    return slice;
+  };
+  for (auto& p : params) {
+    auto mean = take(p);
+    if (p.grad().defined()) {
+      p.mutable_grad().copy_(mean);
+    } else {
+      p.mutable_grad() = mean.clone();
+    }
+  }
+  for (auto& b : buffers) b.copy_(take(b));
+  const auto losses = take(torch::empty({3})).to(torch::kFloat64);
+  loss = losses[0];
+  policy_loss = losses[1];
+  value_loss = losses[2];
+}
+
+void Learner::broadcast_from_root() {
+  if (group_ == nullptr) return;
+  torch::NoGradGuard no_grad;
+  // Parameters and buffers (counters included) as float64: exact for float32 and for integers
+  // below 2^53.
+  std::vector<torch::Tensor> tensors;
+  for (const auto& p : net_->parameters()) tensors.push_back(p);
+  for (const auto& b : net_->buffers()) tensors.push_back(b);
+  std::vector<torch::Tensor> parts;
+  for (const auto& t : tensors) parts.push_back(t.reshape(-1).to(torch::kFloat64));
+  torch::Tensor flat = parts.empty() ? torch::empty({0}, torch::kFloat64) : torch::cat(parts);
+  group_->broadcast(flat);
+  std::int64_t offset = 0;
+  for (auto& t : tensors) {
+    t.copy_(flat.narrow(0, offset, t.numel()).view(t.sizes()).to(t.scalar_type()));
+    offset += t.numel();
+  }
+  // The optimiser's state (momentum, Adam moments) as rank 0's serialised archive.
+  std::string bytes;
+  if (group_->rank() == 0) {
+    torch::serialize::OutputArchive archive;
+    optimizer_->save(archive);
+    std::ostringstream out;
+    archive.save_to(out);
+    bytes = out.str();
+  }
+  const auto size = broadcast(*group_, {static_cast<double>(bytes.size())});
+  torch::Tensor data = torch::zeros({static_cast<std::int64_t>(size[0])}, torch::kUInt8);
+  if (group_->rank() == 0) std::memcpy(data.data_ptr<std::uint8_t>(), bytes.data(), bytes.size());
+  group_->broadcast(data);
+  if (group_->rank() != 0) {
+    std::istringstream in(std::string(reinterpret_cast<const char*>(data.data_ptr<std::uint8_t>()),
+                                      static_cast<std::size_t>(data.numel())));
+    torch::serialize::InputArchive archive;
+    archive.load_from(in);
+    optimizer_->load(archive);
+  }
+}
+
+std::uint64_t Learner::weights_hash() const {
+  std::uint64_t h = util::kFnv1aOffsetBasis;
+  const auto add = [&h](const torch::Tensor& t) {
+    const torch::Tensor c = t.detach().contiguous();
+    h = util::fnv1a(c.data_ptr(), static_cast<std::size_t>(c.numel()) * c.element_size(), h);
+  };
+  for (const auto& p : net_->parameters()) add(p);
+  for (const auto& b : net_->buffers()) add(b);
+  return h;
 }
 
 bool Learner::step_is_finite(const StepStats& stats) { return std::isfinite(stats.loss) && std::isfinite(stats.grad_norm); }

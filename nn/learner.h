@@ -17,6 +17,15 @@
 // config included), the step counter and LibTorch's CPU generator, in one LibTorch archive.
 // Weights go to a model checkpoint (checkpoint.h), so a training checkpoint's model file is
 // also an ordinary model file.
+//
+// Data-parallel (set_group, data_parallel.h): after backward, one all-reduce averages over
+// the ranks the gradients, the floating-point buffers (batch-norm running statistics: each
+// rank's forward pass moved them with its own batch) and the loss terms; every rank then
+// checks, clips and steps on the same numbers, so all stay identical, and a divergence is
+// found at the same step on all of them. The step is thus the step on the mean of the ranks'
+// batch losses; a batch-norm layer normalises each rank's batch with that batch's own
+// statistics (as DistributedDataParallel without SyncBatchNorm does). Without a group
+// nothing of this runs.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -29,6 +38,7 @@
 #include <vector>
 
 #include "games/game.h"
+#include "nn/data_parallel.h"
 #include "nn/net_config.h"
 #include "nn/network.h"
 #include "nn/replay_buffer.h"
@@ -73,6 +83,16 @@ class Learner {
 
   StepStats train_step(const Batch& batch);
 
+  // Data-parallel training in `group` (null: this process alone); the group must outlive
+  // the learner's steps. Collective from here on: every rank steps together.
+  void set_group(DataParallelGroup* group) { group_ = group; }
+  // Makes this rank's parameters, buffers and optimiser state rank 0's (collective): at the
+  // start and after a resume, so that all ranks start identical.
+  void broadcast_from_root();
+  // FNV-1a over the parameters' and buffers' bytes, in order: equal on ranks whose weights
+  // are equal (a check, printed and kept in checkpoints).
+  std::uint64_t weights_hash() const;
+
   PolicyValueNetImpl& network() { return *net_; }
   PolicyValueNet network_handle() const { return net_; }
   std::int64_t step() const { return step_; }
@@ -90,7 +110,10 @@ class Learner {
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::unique_ptr<optim::LRScheduler> scheduler_;
   std::int64_t step_ = 0;
+  DataParallelGroup* group_ = nullptr;
 
+  // The group's mean of the gradients, floating buffers and loss terms (in place).
+  void average_over_group(torch::Tensor& loss, torch::Tensor& policy_loss, torch::Tensor& value_loss);
   static bool step_is_finite(const StepStats& stats);  // loss and gradient norm
   static std::string divergence_reason(const StepStats& stats);
   void restore_buffers(const std::vector<torch::Tensor>& saved);

@@ -2,6 +2,7 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -33,6 +34,7 @@
 #include "nn/run_dir.h"
 #include "solve/accuracy.h"
 #include "util/error.h"
+#include "util/fnv1a.h"
 
 namespace pz::nn {
 
@@ -87,6 +89,12 @@ namespace {
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
+std::string hex_hash(std::uint64_t h) {
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
 // A game record line: the moves in the game's notation, replayed from the initial state.
 json game_record_json(const games::Game& game, const mcts::GameRecord& record) {
   auto state = game.new_initial_state();
@@ -133,6 +141,11 @@ class Trainer {
  private:
   void restore();
   void restore_from(std::int64_t step);
+  // Data-parallel: the ranks resume from the newest checkpoint step they all hold (or all
+  // start afresh), then take rank 0's weights and optimiser state.
+  void restore_in_group();
+  void check_group_agrees();
+  int rank() const { return options_.group ? options_.group->rank() : 0; }
   [[noreturn]] void stop_diverged(const TrainingDiverged& e);
   void start_actors();
   void stop_actors();
@@ -140,8 +153,12 @@ class Trainer {
   void on_game(mcts::GameRecord&& record);
   bool must_stop(TrainResult& result);
   bool learner_may_step() const;
-  void learner_step(bool publish);
+  // `checkpoint_due`: the ranks' agreement that the checkpoint interval has passed (a single
+  // learner reads its own clock).
+  void learner_step(bool publish, std::optional<bool> checkpoint_due = std::nullopt);
+  bool checkpoint_time_due() const;
   void train_asynchronously(TrainResult& result);
+  void train_in_group(TrainResult& result);
   void train_synchronously(TrainResult& result);
   void write_checkpoint();
   void evaluate();
@@ -253,6 +270,15 @@ void Trainer::restore_from(std::int64_t step) {
   } catch (const json::exception& e) {
     throw util::UsageError(std::string("its state.json is corrupt: ") + e.what());
   }
+  const int world = options_.group ? options_.group->world_size() : 1;
+  const int saved_world = state.value("world_size", 1), saved_rank = state.value("rank", 0);
+  if (saved_world != world || saved_rank != rank()) {
+    throw util::UsageError("it was written by learner rank " + std::to_string(saved_rank) + " of " +
+                           std::to_string(saved_world) + ", and this learner is rank " + std::to_string(rank()) + " of " +
+                           std::to_string(world) + ": a run keeps its number of learners; start " +
+                           std::to_string(saved_world) + " learner(s) (--world-size " + std::to_string(saved_world) +
+                           "), this one as --rank " + std::to_string(saved_rank));
+  }
   copy_weights(*model.net, learner_->network());
   learner_->load_state(dir + "/learner.pt");
   if (learner_->step() != step) {
@@ -267,6 +293,104 @@ void Trainer::restore_from(std::int64_t step) {
   progress_.message("resumed " + run_.root() + " at step " + std::to_string(step) + " (" +
                     std::to_string(buffer_.size()) + " samples in the buffer, " + std::to_string(games_.load()) +
                     " games so far)");
+}
+
+// Every rank lists its newest checkpoints; the ranks resume from the newest step that all of
+// them hold and that loads on all of them. A rank killed while its peers wrote a checkpoint
+// lacks that one, which then is not used (the peers' games read after the older common
+// checkpoint were not acknowledged: the barrier in write_checkpoint() came first, so they are
+// read again). No common step: when no rank holds more than its first checkpoint, nothing was
+// acknowledged yet and all start afresh; otherwise the directories do not belong together.
+void Trainer::restore_in_group() {
+  DataParallelGroup& group = *options_.group;
+  constexpr std::size_t kListed = 16;
+  std::vector<std::int64_t> mine = options_.resume ? run_.checkpoint_steps() : std::vector<std::int64_t>{};
+  if (mine.size() > kListed) mine.erase(mine.begin(), mine.end() - static_cast<std::ptrdiff_t>(kListed));
+  const auto lists = all_gather(group, std::vector<double>(mine.begin(), mine.end()), kListed, -1);
+  std::vector<std::int64_t> common;
+  for (auto it = mine.rbegin(); it != mine.rend(); ++it) {
+    bool everywhere = true;
+    for (const auto& list : lists) everywhere = everywhere && std::find(list.begin(), list.end(), static_cast<double>(*it)) != list.end();
+    if (everywhere) common.push_back(*it);
+  }
+  // Every rank computes the same `common` from the same lists (its own list is one of them).
+  std::string held;
+  std::size_t most = 0;
+  for (std::size_t r = 0; r < lists.size(); ++r) {
+    std::string steps;
+    std::size_t n = 0;
+    for (const double x : lists[r]) {
+      if (x < 0) continue;
+      steps += (n++ ? ", " : "") + std::to_string(static_cast<std::int64_t>(x));
+    }
+    most = std::max(most, n);
+    held += "\n  rank " + std::to_string(r) + ": " + (steps.empty() ? std::string("none") : steps);
+  }
+  for (const std::int64_t step : common) {
+    std::string failure;
+    try {
+      restore_from(step);
+    } catch (const util::UsageError& e) {
+      failure = e.what();
+      progress_.warning("checkpoint " + run_.checkpoint_dir(step) + " does not load (" + failure + ")");
+    }
+    const auto failed = all_reduce_sum(group, {failure.empty() ? 0.0 : 1.0});
+    if (failed[0] == 0) {
+      for (const std::int64_t s : run_.checkpoint_steps()) {
+        if (s <= step) continue;
+        progress_.warning("checkpoint " + run_.checkpoint_dir(s) + " is set aside (" + run_.checkpoints_dir() +
+                          "/damaged-…): the other learners do not hold step " + std::to_string(s));
+        run_.set_aside_damaged(s);
+      }
+      return;
+    }
+    if (!failure.empty() && step == common.back()) {
+      throw util::UsageError("learner rank " + std::to_string(rank()) + ": no checkpoint that all learners hold loads here: " + failure);
+    }
+  }
+  if (!common.empty()) {
+    throw util::UsageError("the learners hold no checkpoint in common that loads on all of them:" + held +
+                           "\nSee the other learners' messages.");
+  }
+  if (most > 1) {
+    throw util::UsageError("the learners' run directories hold no checkpoint step in common:" + held +
+                           "\nThey are not the directories of one data-parallel run (check --run-dir and --rank), "
+                           "or some were removed; start a new run with another --run name.");
+  }
+  // Nothing in common and at most the first checkpoint anywhere: nothing was acknowledged yet.
+  for (const std::int64_t s : mine) {
+    progress_.warning("checkpoint " + run_.checkpoint_dir(s) + " is set aside: the other learners did not write " +
+                      "theirs; all start afresh");
+    run_.set_aside_damaged(s);
+  }
+  if (options_.resume) run_.truncate_metrics_after(0);
+}
+
+// The ranks must train the same config towards the same step.
+void Trainer::check_group_agrees() {
+  DataParallelGroup& group = *options_.group;
+  const std::uint64_t h = util::fnv1a(config_.resolved.dump());
+  // Two halves of the hash: float64 holds each exactly.
+  const std::vector<double> mine = {static_cast<double>(h >> 32), static_cast<double>(h & 0xFFFFFFFFULL),
+                                    static_cast<double>(stop_step()), static_cast<double>(group.world_size())};
+  const auto all = all_gather(group, mine, mine.size(), 0);
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (all[r] == mine) continue;
+    if (all[r][3] != mine[3]) {
+      throw util::UsageError("learner rank " + std::to_string(r) + " was started with --world-size " +
+                             std::to_string(static_cast<std::int64_t>(all[r][3])) + ", this one with " +
+                             std::to_string(group.world_size()) + ": start every learner with the same world size");
+    }
+    if (all[r][2] != mine[2]) {
+      throw util::UsageError("learner rank " + std::to_string(r) + " stops at step " +
+                             std::to_string(static_cast<std::int64_t>(all[r][2])) + ", this one (rank " +
+                             std::to_string(rank()) + ") at step " + std::to_string(stop_step()) +
+                             ": give every learner the same --steps");
+    }
+    throw util::UsageError("learner rank " + std::to_string(r) + " has another training config than this one (rank " +
+                           std::to_string(rank()) + "): start every learner with the same --game, --config, --set " +
+                           "and --backend (resumed learners keep their run directory's config.json)");
+  }
 }
 
 // A NaN or inf in the loss, the gradients or the weights: nothing more is written from this
@@ -361,13 +485,22 @@ void Trainer::write_checkpoint() {
                 {"elapsed_seconds", elapsed_before_ + elapsed()},
                 {"resumes", resumes_},
                 {"previous_model", previous_model_},
-                {"seed", config_.seed}};
+                {"seed", config_.seed},
+                {"weights_fnv1a", hex_hash(learner_->weights_hash())}};
+  if (options_.group) {
+    state["rank"] = options_.group->rank();
+    state["world_size"] = options_.group->world_size();
+  }
   if (options_.exchange) state["exchange"] = options_.exchange->checkpoint_state();
   write_text_atomically(tmp + "/state.json", state.dump(2) + "\n");
   RunDir::write_manifest(tmp);
   std::filesystem::remove_all(final_dir, ec);
   std::filesystem::rename(tmp, final_dir);
   sync_path(run_.checkpoints_dir());
+  // Every rank's checkpoint of this step is durable before any rank acknowledges its games: a
+  // rank that dies writing its own makes the others fail here, and all resume from the
+  // previous step with these games still pending.
+  if (options_.group) all_reduce_sum(*options_.group, {1.0});
   if (options_.exchange) options_.exchange->checkpoint_written(learner_progress());
   // The newest model also under a fixed name, for players and `polyzero info`.
   save_model(run_.latest_model_path(), learner_->network(), info);
@@ -609,8 +742,14 @@ void Trainer::publish_weights() {
   }
 }
 
-void Trainer::learner_step(bool publish) {
-  util::Rng rng(config_.seed ^ (static_cast<std::uint64_t>(learner_->step() + 1) * 0xD1B54A32D192ED03ULL));
+bool Trainer::checkpoint_time_due() const {
+  return seconds_since(last_checkpoint_time_) >= config_.checkpoint_every_minutes * 60;
+}
+
+void Trainer::learner_step(bool publish, std::optional<bool> checkpoint_due) {
+  // Each rank its own stream: ranks never draw the same rows (rank 0's is a single learner's).
+  util::Rng rng(config_.seed ^ (static_cast<std::uint64_t>(learner_->step() + 1) * 0xD1B54A32D192ED03ULL) ^
+                (static_cast<std::uint64_t>(rank()) * 0x9E3779B97F4A7C15ULL));
   const auto t0 = Clock::now();
   const Batch batch = buffer_.sample(config_.batch_size, rng, config_.augment);
   last_stats_ = learner_->train_step(batch);
@@ -619,11 +758,10 @@ void Trainer::learner_step(bool publish) {
   const std::int64_t step = learner_->step();
   if (publish && !config_.gate && step % config_.publish_every == 0) publish_weights();
   if (step % config_.log_every_steps == 0) log_step(last_stats_);
-  if (step % config_.checkpoint_every_steps == 0 ||
-      seconds_since(last_checkpoint_time_) >= config_.checkpoint_every_minutes * 60) {
+  if (step % config_.checkpoint_every_steps == 0 || checkpoint_due.value_or(checkpoint_time_due())) {
     write_checkpoint();
   }
-  if (config_.eval_every_steps > 0 && step % config_.eval_every_steps == 0 &&
+  if (config_.eval_every_steps > 0 && step % config_.eval_every_steps == 0 && rank() == 0 &&
       (!config_.eval_opponents.empty() || config_.eval_previous || config_.eval_accuracy_positions > 0 || config_.gate)) {
     evaluate();
   }
@@ -650,6 +788,38 @@ void Trainer::train_asynchronously(TrainResult& result) {
       continue;
     }
     learner_step(true);
+  }
+}
+
+// Data-parallel learners: before each step one small all-reduce agrees on whether every rank
+// may step (each has its own buffer, fed by its own share of the games), whether any rank
+// must stop, and whether rank 0's checkpoint clock has run out. Waiting ranks poll for
+// games (up to 50 ms) between agreements, so no rank sits in a collective while it could
+// take games, and heartbeats go on.
+void Trainer::train_in_group(TrainResult& result) {
+  DataParallelGroup& group = *options_.group;
+  auto last_poll = Clock::now() - std::chrono::hours(1);
+  for (;;) {
+    bool ready = learner_may_step();
+    if (options_.exchange && (!ready || seconds_since(last_poll) >= 0.01)) {
+      options_.exchange->poll(learner_progress(), !ready, [this](mcts::GameRecord&& r) { on_game(std::move(r)); });
+      last_poll = Clock::now();
+      ready = learner_may_step();
+    }
+    TrainResult local;
+    const bool stop = must_stop(local);
+    const auto votes = all_reduce_sum(group, {ready ? 0.0 : 1.0, local.interrupted ? 1.0 : 0.0, stop ? 1.0 : 0.0,
+                                              rank() == 0 && checkpoint_time_due() ? 1.0 : 0.0});
+    if (votes[2] > 0) {
+      result.interrupted = votes[1] > 0;
+      return;
+    }
+    if (votes[0] > 0) {
+      progress_.update(progress_line() + (buffer_.size() < config_.min_samples ? " | filling buffer" : " | waiting for games") +
+                       (ready ? " (other learners)" : ""));
+      continue;
+    }
+    learner_step(true, votes[3] > 0);
   }
 }
 
@@ -695,8 +865,22 @@ TrainResult Trainer::run() {
     throw util::UsageError(std::string(config_.synchronous ? "selfplay.synchronous" : "eval.gate") +
                            " needs the actors in this process; it does not apply to remote actors (--redis)");
   }
+  if (options_.group && !options_.exchange) {
+    throw util::UsageError("data-parallel learners need remote actors (--redis): each rank reads its own share of the games");
+  }
   learner_ = std::make_unique<Learner>(*game_, learner_config(config_), config_.seed);
-  if (options_.resume) {
+  if (options_.group) {
+    if (options_.resume) {
+      run_.open_existing();
+    } else {
+      run_.create_new();
+      write_text_atomically(run_.config_path(), config_.resolved.dump(2) + "\n");
+    }
+    check_group_agrees();
+    restore_in_group();
+    learner_->set_group(options_.group);
+    learner_->broadcast_from_root();
+  } else if (options_.resume) {
     restore();
   } else {
     run_.create_new();
@@ -717,6 +901,9 @@ TrainResult Trainer::run() {
                     std::to_string(config_.network.blocks) + "x" + std::to_string(config_.network.channels) + " " +
                     config_.network.type + " network, " + config_.network.value_head + " value head (" +
                     std::to_string(learner_->network().parameter_count()) + " parameters), " +
+                    (options_.group ? "learner rank " + std::to_string(rank()) + " of " +
+                                          std::to_string(options_.group->world_size()) + " (data-parallel), "
+                                    : std::string()) +
                     (options_.exchange ? std::string("games from remote actors (polyzero selfplay), ")
                                        : std::to_string(config_.actor_threads) + " actor thread(s) x " +
                                              std::to_string(config_.selfplay.games_per_actor) + " games, ") +
@@ -744,7 +931,9 @@ TrainResult Trainer::run() {
 TrainResult Trainer::run_loop() {
   TrainResult result;
   try {
-    if (config_.synchronous) {
+    if (options_.group) {
+      train_in_group(result);
+    } else if (config_.synchronous) {
       train_synchronously(result);
     } else {
       train_asynchronously(result);
@@ -778,6 +967,11 @@ TrainResult Trainer::run_loop() {
   result.samples = buffer_.total_added();
   result.checkpoint = last_checkpoint_;
   result.seconds = elapsed();
+  result.weights_hash = learner_->weights_hash();
+  if (options_.group) {
+    progress_.message("learner rank " + std::to_string(rank()) + ": weights fnv1a " + hex_hash(result.weights_hash) +
+                      " at step " + std::to_string(result.step));
+  }
   progress_.message(std::string(result.interrupted ? "interrupted" : "finished") + " at step " +
                     std::to_string(result.step) + " after " + format_duration(result.seconds) + "; checkpoint " +
                     (result.checkpoint.empty() ? std::string("none") : result.checkpoint) + "; model " +

@@ -33,6 +33,7 @@
 #include <cstdint>
 #include <string>
 
+#include "nn/data_parallel.h"
 #include "nn/game_exchange.h"
 #include "nn/train_config.h"
 
@@ -49,6 +50,16 @@ struct TrainOptions {
   // Actors in other processes (dist/): games come from and weights go to the exchange, and
   // no actor thread or inference engine runs here. Not with selfplay.synchronous or eval.gate.
   GameExchange* exchange = nullptr;
+  // Data-parallel learners (data_parallel.h; with `exchange` only): this process is one rank
+  // of the group, with its own run directory, replay buffer and games. The ranks agree before
+  // every step on whether all may step, whether to stop (any rank's signal or time bound stops
+  // all at the same step) and whether to checkpoint (rank 0's clock), so every rank takes the
+  // same steps and checkpoints at the same steps; evaluations run on rank 0 only. A games
+  // exchange acknowledges a checkpoint's games only once every rank's checkpoint is durable.
+  // On resume the ranks restart from the newest checkpoint step that all of them hold, then
+  // take rank 0's weights and optimiser state. A rank that is gone fails the others'
+  // next collective (GroupError): they stop without a checkpoint, for all to be restarted.
+  DataParallelGroup* group = nullptr;
 };
 
 struct TrainResult {
@@ -56,6 +67,7 @@ struct TrainResult {
   std::string checkpoint;  // the last one written
   bool interrupted = false;
   double seconds = 0;
+  std::uint64_t weights_hash = 0;  // Learner::weights_hash at the end
 };
 
 TrainResult train(const TrainConfig& config, const TrainOptions& options);

@@ -12,8 +12,8 @@ packages=(
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcpp-httplib-dev libsqlite3-dev libisl-dev
   # distributed runs (dist/): the Redis client and zlib; the server and redis-cli for the
-  # tests and scripts/cluster-example.sh
-  libhiredis-dev zlib1g-dev redis-server redis-tools
+  # tests and scripts/cluster-example.sh; Gloo (c10d's transport) for several learners per run
+  libhiredis-dev zlib1g-dev redis-server redis-tools libgloo-dev
   # LibTorch (CPU). Its generic BLAS is reference BLAS unless OpenBLAS is installed:
   # without libopenblas0-openmp a batch-1 forward pass is ~8x slower.
   libtorch-dev libopenblas0-openmp libomp-dev

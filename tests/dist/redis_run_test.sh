@@ -13,21 +13,9 @@
 set -uo pipefail
 pz=$1
 redis_server=$2
-tmp=$(mktemp -d)
-pids=()
-redis_pid=
-cleanup() {
-  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
-  [[ -n $redis_pid ]] && kill -9 "$redis_pid" 2>/dev/null
-  wait 2>/dev/null
-  if [[ -n ${PZ_KEEP_TEST_DIR:-} ]]; then echo "kept $tmp"; else rm -rf "$tmp"; fi
-}
-trap cleanup EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-die() { echo "FAIL: $*"; for f in "$tmp"/*.log; do echo "--- $f"; tail -20 "$f"; done; exit 1; }
+source "$(dirname "$0")/redis_test_lib.sh"
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+port=$(free_port)
 url=redis://127.0.0.1:$port
 mkdir -p "$tmp/redis"
 start_redis() {
@@ -129,14 +117,6 @@ learner=("$pz" train --redis "$url" --run ttt --run-dir "$run" --game tictactoe 
 "${learner[@]}" >"$tmp/learner.log" 2>&1 &
 learner_pid=$!
 pids+=("$learner_pid")
-expect_error() {  # status pattern command...
-  local want=$1 pattern=$2
-  shift 2
-  "$@" >"$tmp/err.out" 2>&1
-  local got=$?
-  [[ $got == "$want" ]] || fail "$* exited $got, want $want: $(cat "$tmp/err.out")"
-  grep -q -- "$pattern" "$tmp/err.out" || fail "$*: no '$pattern' in: $(cat "$tmp/err.out")"
-}
 expect_error 2 "there is no run 'nosuch'" "$pz" selfplay --redis "$url" --run nosuch
 expect_error 2 "an actor's id" "$pz" selfplay --redis "$url" --run nosuch --id 'a b'
 expect_error 1 "cannot connect" "$pz" status --redis redis://127.0.0.1:1 --run ttt
