@@ -16,6 +16,7 @@ namespace pz::apps {
 
 void add_bench_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("bench", "benchmarks: games (random-playout throughput), solve (exact solvers), mcts (search simulations/s), train (trainer rates), nn (forward passes, torch vs poly), "
+                                     "recsys (feature-crossing kernels), distributed (actors on Redis), "
                                      "polyc (polyhedral compiler against gcc, Graphite and Polly)");
   cmd->require_subcommand(1);
   auto* games_cmd = cmd->add_subcommand("games", "random-playout throughput per game (games/s, moves/s)");
@@ -49,7 +50,7 @@ void add_bench_command(CLI::App& app) {
   // train and nn: with LibTorch only (apps/torch_support.h).
   add_network_bench_commands(*cmd);
   auto* polyc_cmd = cmd->add_subcommand(
-      "polyc", "polyc's output against gcc -O3, Graphite and LLVM Polly on the PolyBench-style kernels");
+      "polyc", "polyc's output against gcc -O3, Graphite and LLVM Polly on the PolyBench-style kernels, or on PolyBench/C 4.2.1 (--suite polybench)");
   struct PolycArgs {
     bench::PolycBenchOptions bench;
     bool json = false;
@@ -57,6 +58,25 @@ void add_bench_command(CLI::App& app) {
   auto pargs = std::make_shared<PolycArgs>();
   auto& po = pargs->bench;
   polyc_cmd->add_option("--kernels", po.kernels, "comma-separated kernel names (default: all)")->delimiter(',');
+  polyc_cmd->add_option("--suite", po.suite,
+                        "kernels: the PolyBench-style kernels shipped with polyzero (quick); polybench: the unmodified "
+                        "PolyBench/C 4.2.1 sources (--polybench, --dataset)")
+      ->check(CLI::IsMember({"kernels", "polybench"}))
+      ->capture_default_str();
+  polyc_cmd->add_option("--polybench", po.polybench_dir, "PolyBench/C 4.2.1 directory (default: $POLYBENCH_DIR)");
+  polyc_cmd->add_option("--dataset", po.datasets,
+                        "PolyBench dataset sizes, comma-separated: MINI, SMALL, MEDIUM, LARGE, EXTRALARGE or all")
+      ->delimiter(',')
+      ->capture_default_str();
+  polyc_cmd->add_option("--variants", po.variants,
+                        "with --suite polybench: the variants to run, comma-separated (gcc, polly, polly-parallel, "
+                        "polyc-1t, polyc; default: all; gcc is always run as the reference)")
+      ->delimiter(',');
+  polyc_cmd->add_flag("--scalar-bounds", po.scalar_bounds,
+                      "with --suite polybench: -DPOLYBENCH_USE_SCALAR_LB for every variant (loop bounds are the "
+                      "dataset's constants, not the kernel's size arguments)");
+  polyc_cmd->add_flag("--busy-core", po.busy_core,
+                      "run a spinning process on one core (nice 0) for the whole run, as on a machine that is not idle");
   polyc_cmd->add_option("--size", po.size, "problem sizes")
       ->check(CLI::IsMember({"large", "medium", "small"}))
       ->capture_default_str();

@@ -30,6 +30,7 @@
 #include "nn/poly_network.h"
 #include "polyhedral/c_frontend.h"
 #include "polyhedral/polyc.h"
+#include "polyhedral/preprocess.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/json_text.h"
@@ -221,6 +222,10 @@ void add_polyc_command(CLI::App& app) {
     long long min_parallel_work = poly::PolycOptions{}.min_parallel_work;
     // The command owns its process, so it also bounds each region's memory growth.
     poly::BudgetOptions budget{.memory_mib = 1024};
+    bool no_reassociate = false;
+    std::string num_threads;
+    bool cpp = false;  // regions parsed after the C preprocessor (polyhedral/preprocess.h)
+    std::vector<std::string> defines, includes;
   };
   auto args = std::make_shared<Args>();
   cmd->add_option("input", args->input, "C file with #pragma scop ... #pragma endscop regions");
@@ -244,6 +249,18 @@ void add_polyc_command(CLI::App& app) {
   cmd->add_flag("--register-block", args->register_block,
                 "reduction chains (init, += over extra loops, final) get a register-blocked micro-kernel: the output block kept in vector registers");
   cmd->add_flag("--no-isl", args->no_isl, "keep the source order instead of isl's scheduler");
+  cmd->add_option("--num-threads", args->num_threads,
+                  "a C expression for the num_threads() clause of each parallel loop (default: none, OMP_NUM_THREADS)");
+  cmd->add_flag("--no-reassociate", args->no_reassociate,
+                "keep every sum in the source's order: no reduction clauses, no vector accumulators (results bit for bit "
+                "those of the source, compiled with -ffp-contract=off)");
+  cmd->add_flag("--cpp", args->cpp,
+                "parse the regions after the C preprocessor ($CC or cc -E), for regions written with macros; the rest of "
+                "the file is kept as written (implied by -D and -I)");
+  cmd->add_option("-D", args->defines, "with --cpp: a macro for the preprocessor (NAME or NAME=VALUE; repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("-I", args->includes, "with --cpp: an include directory for the preprocessor (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_option("--budget-ops", args->budget.operations,
                   "isl operations per stage of a region's pipeline (0: unlimited); a region over it is kept as written")
       ->check(CLI::NonNegativeNumber)
@@ -292,6 +309,8 @@ void add_polyc_command(CLI::App& app) {
     o.unroll_jam = args->unroll_jam;
     o.register_block.enabled = args->register_block;
     o.min_parallel_work = args->min_parallel_work;
+    o.reassociate = !args->no_reassociate;
+    o.num_threads = args->num_threads;
     o.budget = args->budget;
     o.data_movement = args->report || args->json;  // exact counts cost isl time; only reports show them
     o.schedule.use_isl = !args->no_isl;
@@ -299,7 +318,14 @@ void add_polyc_command(CLI::App& app) {
     std::string source = util::read_text_file(args->input, poly::kMaxSourceBytes);
     poly::PolycResult r;
     try {
-      r = poly::polyc(source, o);
+      if (args->cpp || !args->defines.empty() || !args->includes.empty()) {
+        poly::PreprocessOptions cpp;
+        for (const auto& d : args->defines) cpp.flags.push_back("-D" + d);
+        for (const auto& i : args->includes) cpp.flags.push_back("-I" + i);
+        r = poly::polyc(source, poly::preprocess_c_file(args->input, cpp), o);
+      } else {
+        r = poly::polyc(source, o);
+      }
     } catch (const util::UsageError& e) {
       throw util::UsageError(args->input + ":" + e.what());
     }

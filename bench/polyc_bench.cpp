@@ -1,6 +1,8 @@
 #include "bench/polyc_bench.h"
 
 #include <nlohmann/json.hpp>
+#include <sched.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +18,7 @@
 #include <stdexcept>
 
 #include "polyhedral/polyc.h"
+#include "polyhedral/preprocess.h"
 #include "polyhedral/shell.h"
 #include "util/data_dirs.h"
 #include "util/files.h"
@@ -340,8 +343,8 @@ const VariantRun* KernelResult::run(const std::string& variant) const {
   return nullptr;
 }
 
-double KernelResult::speedup_over(const std::string& variant) const {
-  const VariantRun *base = run(variant), *mine = run("polyc");
+double KernelResult::speedup_over(const std::string& variant, const std::string& mine_variant) const {
+  const VariantRun *base = run(variant), *mine = run(mine_variant);
   if (!base || !mine || !base->ok || !mine->ok || mine->seconds <= 0) return 0;
   return base->seconds / mine->seconds;
 }
@@ -382,7 +385,380 @@ std::string add_timers(const std::string& source) {
 
 std::string add_harness_prelude(const std::string& source) { return kPrelude + source; }
 
+namespace {
+
+// A process spinning on one core for as long as this object lives (--busy-core).
+class BusyCore {
+ public:
+  explicit BusyCore(bool enabled) {
+    if (!enabled) return;
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    int cpu = -1;
+    if (::sched_getaffinity(0, sizeof allowed, &allowed) == 0)
+      for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &allowed)) cpu = c;
+    pid_ = ::fork();
+    if (pid_ < 0) throw std::runtime_error("--busy-core: fork failed");
+    if (pid_ == 0) {
+      if (cpu >= 0) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        ::sched_setaffinity(0, sizeof one, &one);
+      }
+      volatile unsigned long spin = 0;
+      for (;;) spin = spin + 1;
+    }
+    cpu_ = cpu;
+  }
+  ~BusyCore() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  int cpu() const { return cpu_; }
+  bool active() const { return pid_ > 0; }
+
+ private:
+  pid_t pid_ = -1;
+  int cpu_ = -1;
+};
+
+const std::vector<std::string>& polybench_datasets() {
+  static const std::vector<std::string> all = {"MINI", "SMALL", "MEDIUM", "LARGE", "EXTRALARGE"};
+  return all;
+}
+
+std::string kernel_name(const std::string& relative) { return fs::path(relative).stem().string(); }
+
+struct PolybenchRun {
+  int rc = 0;
+  double seconds = 0;
+};
+
+// Runs `exe` (PolyBench with -DPOLYBENCH_TIME prints the kernel's seconds on stdout), its
+// dump to `dump` when not empty.
+PolybenchRun run_polybench_binary(const fs::path& exe, int threads, const fs::path& dump, const fs::path& out, double timeout) {
+  PolybenchRun r;
+  std::string cmd = "OMP_NUM_THREADS=" + std::to_string(threads) + " " + poly::shell_quote(exe.string()) + " > " +
+                    poly::shell_quote(out.string()) + " 2> " + (dump.empty() ? std::string("/dev/null") : poly::shell_quote(dump.string()));
+  r.rc = run_shell(cmd, timeout);
+  if (r.rc != 0) return r;
+  std::istringstream text(slurp(out));
+  std::string word, last;
+  while (text >> word) last = word;
+  char* end = nullptr;
+  r.seconds = std::strtod(last.c_str(), &end);
+  if (last.empty() || end != last.c_str() + last.size()) r.rc = -2;
+  return r;
+}
+
+int compile_polybench(const std::string& command, const fs::path& src, const fs::path& exe, const fs::path& polybench_o,
+                      const fs::path& log, double timeout) {
+  return run_shell(command + " -o " + poly::shell_quote(exe.string()) + " " + poly::shell_quote(src.string()) + " " +
+                       poly::shell_quote(polybench_o.string()) + " -lm > " + poly::shell_quote(log.string()) + " 2>&1",
+                   timeout);
+}
+
+std::string join_flags(const std::vector<std::string>& flags) {
+  std::string out;
+  for (const auto& f : flags) out += " " + poly::shell_quote(f);
+  return out;
+}
+
+// Per variant other than polyc: the geometric mean of polyc's speed-up over it, and over
+// how many kernels (those where both ran).
+void fill_geomeans(PolycBenchResult& result) {
+  for (const auto& v : result.variants) {
+    if (v == "polyc") continue;
+    double log_sum = 0;
+    int n = 0;
+    for (const auto& kr : result.kernels)
+      if (double s = kr.speedup_over(v); s > 0) {
+        log_sum += std::log(s);
+        ++n;
+      }
+    result.geomean_count[v] = n;
+    result.geomean_speedup[v] = n ? std::exp(log_sum / n) : 0;
+  }
+}
+
+PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
+  PolycBenchOptions o = options;
+  const std::string pb = find_polybench_dir(o.polybench_dir);
+  auto say = [&](const std::string& s) {
+    if (o.progress) o.progress(s);
+  };
+  std::vector<std::string> datasets;
+  for (const auto& d : o.datasets) {
+    std::string up = d;
+    for (auto& ch : up) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    if (up == "ALL") {
+      datasets = polybench_datasets();
+      break;
+    }
+    if (std::find(polybench_datasets().begin(), polybench_datasets().end(), up) == polybench_datasets().end())
+      throw std::invalid_argument("unknown dataset '" + d + "' (MINI, SMALL, MEDIUM, LARGE, EXTRALARGE or all)");
+    datasets.push_back(up);
+  }
+  if (datasets.empty()) throw std::invalid_argument("no dataset given");
+  const std::vector<std::string> all_kernels = polybench_kernels(pb);
+  std::vector<std::string> kernels;
+  if (o.kernels.empty()) {
+    kernels = all_kernels;
+  } else {
+    for (const auto& k : o.kernels) {
+      auto it = std::find_if(all_kernels.begin(), all_kernels.end(), [&](const std::string& p) { return kernel_name(p) == k; });
+      if (it == all_kernels.end()) throw std::invalid_argument("no PolyBench kernel '" + k + "' in " + pb + "/utilities/benchmark_list");
+      kernels.push_back(*it);
+    }
+  }
+  const std::vector<std::string> all_variants = {"gcc", "polly", "polly-parallel", "polyc-1t", "polyc"};
+  std::vector<std::string> wanted = o.variants.empty() ? all_variants : o.variants;
+  for (const auto& v : wanted)
+    if (std::find(all_variants.begin(), all_variants.end(), v) == all_variants.end())
+      throw std::invalid_argument("unknown variant '" + v + "' (gcc, polly, polly-parallel, polyc-1t, polyc)");
+  if (std::find(wanted.begin(), wanted.end(), "gcc") == wanted.end()) wanted.insert(wanted.begin(), "gcc");
+  auto want = [&](const std::string& v) { return std::find(wanted.begin(), wanted.end(), v) != wanted.end(); };
+
+  TempDir dir(o.work_dir);
+  PolycBenchResult result;
+  BusyCore busy(o.busy_core);
+  if (busy.active())
+    result.notes.push_back("busy core: a spinning process (nice 0) pinned to CPU " + std::to_string(busy.cpu()) + " for the whole run");
+  // Compilers, as in the kernel suite (a missing one drops its columns).
+  std::vector<std::string> notes;
+  std::vector<Compiler> found = find_compilers(dir.path(), o, notes);
+  std::map<std::string, std::string> command;
+  for (const auto& c : found) command[c.variant] = c.command;
+  for (const auto& n : notes)
+    if (n.rfind("graphite", 0) != 0) result.notes.push_back(n);
+  command["polyc-1t"] = command["polyc"];
+  for (const auto& v : all_variants)
+    if (want(v) && command.count(v)) result.variants.push_back(v);
+  const std::string strict_flag = " -ffp-contract=off";
+  for (const auto& v : result.variants) {
+    std::string what = v == "polyc" || v == "polyc-1t"
+                           ? "polyzero polyc --cpp --tile auto --parallel --vectorize, then " + command[v]
+                           : command[v];
+    if (v == "polyc-1t") what += " (OMP_NUM_THREADS=1)";
+    if (v == "polyc" || v == "polly-parallel") what += " (OMP_NUM_THREADS=" + std::to_string(o.threads) + ")";
+    result.notes.push_back(v + ": " + what);
+  }
+  result.notes.push_back("PolyBench " + pb + ": -D<SIZE>_DATASET -DPOLYBENCH_TIME -DPOLYBENCH_DUMP_ARRAYS" +
+                         std::string(o.scalar_bounds ? " -DPOLYBENCH_USE_SCALAR_LB" : "") + ", polybench.o by gcc -O2; "
+                         "times are PolyBench's (the kernel call), best of " + std::to_string(o.repeats) + " runs");
+
+  poly::PolycOptions po;
+  po.tile.mode = poly::TileOptions::Mode::kAuto;
+  po.tile.cache = poly::CacheInfo::detect();
+  po.parallel = po.vectorize = true;
+  po.data_movement = false;
+  poly::PolycOptions strict_po = po;
+  strict_po.reassociate = false;
+
+  for (const auto& ds : datasets) {
+    std::vector<std::string> cpp_flags = {"-I" + pb + "/utilities", "-D" + ds + "_DATASET", "-DPOLYBENCH_TIME",
+                                          "-DPOLYBENCH_DUMP_ARRAYS"};
+    if (o.scalar_bounds) cpp_flags.push_back("-DPOLYBENCH_USE_SCALAR_LB");
+    const fs::path dsdir = dir.path() / ds;
+    fs::create_directories(dsdir);
+    const fs::path polybench_o = dsdir / "polybench.o";
+    if (run_shell("gcc -O2" + join_flags(cpp_flags) + " -c -o " + poly::shell_quote(polybench_o.string()) + " " +
+                      poly::shell_quote(pb + "/utilities/polybench.c") + " > " + poly::shell_quote((dsdir / "polybench.log").string()) + " 2>&1",
+                  o.timeout_seconds) != 0)
+      throw std::runtime_error("cannot compile " + pb + "/utilities/polybench.c: " + first_lines(slurp(dsdir / "polybench.log"), 3));
+    for (const auto& rel : kernels) {
+      const std::string name = kernel_name(rel);
+      const fs::path src = fs::path(pb) / rel;
+      std::vector<std::string> flags = cpp_flags;
+      flags.push_back("-I" + src.parent_path().string());
+      const std::string fl = join_flags(flags);
+      KernelResult kr;
+      kr.kernel = name;
+      kr.dataset = ds;
+      const fs::path kdir = dsdir / name;
+      fs::create_directories(kdir);
+      // polyc's output, and (for the strict check) its --no-reassociate output.
+      std::string polyc_error;
+      const fs::path polyc_src = kdir / (name + ".polyc.c"), strict_src = kdir / (name + ".polyc-strict.c");
+      auto run_polyc = [&](const poly::PolycOptions& opts, const fs::path& out) {
+        try {
+          poly::PreprocessOptions cpp;
+          cpp.compiler = "gcc";
+          cpp.flags = flags;
+          write_file(out, poly::polyc(slurp(src), poly::preprocess_c_file(src.string(), cpp), opts).output);
+          return std::string();
+        } catch (const std::exception& e) {
+          return std::string("polyc failed: ") + e.what();
+        }
+      };
+      if (want("polyc") || want("polyc-1t")) {
+        say(ds + " " + name + ": polyc");
+        polyc_error = run_polyc(po, polyc_src);
+      }
+      const fs::path ref_dump = kdir / "gcc.dump";
+      bool polyc_built = false;  // polyc-1t and polyc run one binary
+      bool have_reference = false;
+      auto strict_check = [&](int threads) -> std::string {
+        // gcc -O3 -ffp-contract=off against polyc --no-reassociate: the same operations in
+        // the same order on every element, so the dumps must be identical.
+        if (std::string e = run_polyc(strict_po, strict_src); !e.empty()) return e;
+        const fs::path ref_exe = kdir / "gcc-strict", exe = kdir / "polyc-strict";
+        const fs::path rd = kdir / "gcc-strict.dump", pd = kdir / "polyc-strict.dump", out = kdir / "strict.out";
+        // With o.strict the reference itself was built with -ffp-contract=off.
+        const bool reuse = o.strict && have_reference;
+        if (!reuse && compile_polybench(command["gcc"] + strict_flag + fl, src, ref_exe, polybench_o,
+                                        kdir / "gcc-strict.log", o.timeout_seconds) != 0)
+          return "strict check: gcc -ffp-contract=off failed";
+        if (compile_polybench(command["polyc"] + strict_flag + fl, strict_src, exe, polybench_o, kdir / "polyc-strict.log",
+                              o.timeout_seconds) != 0)
+          return "strict check: compiling polyc --no-reassociate's output failed: " + first_lines(slurp(kdir / "polyc-strict.log"), 3);
+        if (!reuse && run_polybench_binary(ref_exe, 1, rd, out, o.timeout_seconds).rc != 0)
+          return "strict check: gcc's binary failed";
+        if (run_polybench_binary(exe, threads, pd, out, o.timeout_seconds).rc != 0) return "strict check: polyc's binary failed";
+        const fs::path& reference = reuse ? ref_dump : rd;
+        if (slurp(reference) != slurp(pd)) {
+          std::string diff = compare_polybench_dumps(reference.string(), pd.string());
+          return "polyc --no-reassociate differs from gcc -O3 (both -ffp-contract=off): " + (diff.empty() ? "rounding at print" : diff);
+        }
+        return "";
+      };
+      for (const auto& v : result.variants) {
+        say(ds + " " + name + ": " + v);
+        VariantRun r;
+        r.variant = v;
+        const bool is_polyc = v == "polyc" || v == "polyc-1t";
+        const int threads = v == "polyc" || v == "polly-parallel" ? o.threads : 1;
+        const fs::path exe = kdir / (is_polyc ? "polyc" : v);
+        const fs::path dump = kdir / (v + ".dump"), out = kdir / (v + ".out");
+        if (is_polyc && !polyc_error.empty()) {
+          r.error = polyc_error;
+        } else if (!(is_polyc && polyc_built) &&
+                   compile_polybench(command[v] + (v == "gcc" && o.strict ? strict_flag : "") + fl, is_polyc ? polyc_src : src, exe, polybench_o, kdir / (v + ".log"),
+                                     o.timeout_seconds) != 0) {
+          r.error = "compile failed: " + first_lines(slurp(kdir / (v + ".log")), 3);
+        } else {
+          polyc_built = polyc_built || is_polyc;
+          double best = INFINITY, spent = 0;
+          for (int k = 0; k < std::max(1, o.repeats) && spent < o.variant_seconds; ++k) {
+            PolybenchRun pr = run_polybench_binary(exe, threads, k == 0 ? dump : fs::path(), out, o.timeout_seconds);
+            if (pr.rc != 0) {
+              r.error = pr.rc == 124 ? "run timed out" : pr.rc == -2 ? "no time printed" : "run failed with status " + std::to_string(pr.rc);
+              break;
+            }
+            best = std::min(best, pr.seconds);
+            spent += pr.seconds;
+          }
+          if (r.error.empty()) {
+            r.seconds = best;
+            if (v == "gcc") {
+              have_reference = true;
+              r.ok = true;
+            } else if (!have_reference) {
+              r.error = "no gcc -O3 reference to compare with";
+            } else if (std::string diff = compare_polybench_dumps(ref_dump.string(), dump.string()); diff.empty()) {
+              r.ok = true;
+            } else if (is_polyc) {
+              std::string strict = strict_check(threads);
+              if (strict.empty()) {
+                r.ok = true;
+                r.note = "dump differs (" + diff + ") but polyc --no-reassociate matches gcc bit for bit: ill-conditioned";
+              } else {
+                r.error = "output differs from gcc -O3: " + diff + "; " + strict;
+              }
+            } else {
+              r.error = "output differs from gcc -O3: " + diff;
+            }
+          }
+        }
+        if (v == "polyc" && r.ok && o.strict) {
+          if (std::string strict = strict_check(threads); !strict.empty()) {
+            r.ok = false;
+            r.error = strict;
+          }
+        }
+        if (!r.ok) {
+          say(ds + " " + name + ": " + v + ": " + r.error);
+          if (is_polyc) result.polyc_ok = false;
+        }
+        kr.runs.push_back(r);
+      }
+      // The dumps of a large dataset take disk space; the binaries and sources stay.
+      if (o.work_dir.empty())
+        for (const auto& v : result.variants) {
+          std::error_code ec;
+          fs::remove(kdir / (v + ".dump"), ec);
+        }
+      result.kernels.push_back(std::move(kr));
+    }
+  }
+  fill_geomeans(result);
+  return result;
+}
+
+}  // namespace
+
+std::string find_polybench_dir(const std::string& given) {
+  std::vector<std::string> looked;
+  auto holds = [](const std::string& d) { return fs::exists(fs::path(d) / "utilities" / "polybench.h"); };
+  if (!given.empty()) {
+    if (holds(given)) return given;
+    looked.push_back("--polybench " + given);
+  } else if (const char* env = std::getenv("POLYBENCH_DIR"); env && *env) {
+    if (holds(env)) return env;
+    looked.push_back("$POLYBENCH_DIR=" + std::string(env));
+  } else {
+    looked.push_back("$POLYBENCH_DIR (unset)");
+  }
+  std::string where;
+  for (const auto& l : looked) where += (where.empty() ? "" : ", ") + l;
+  throw std::invalid_argument("PolyBench/C 4.2.1 not found: looked in " + where +
+                              " for utilities/polybench.h; give the unpacked suite with --polybench DIR or $POLYBENCH_DIR");
+}
+
+std::vector<std::string> polybench_kernels(const std::string& dir) {
+  const fs::path list = fs::path(dir) / "utilities" / "benchmark_list";
+  if (!fs::exists(list)) throw std::invalid_argument("no " + list.string() + " (is " + dir + " PolyBench/C 4.2.1?)");
+  std::istringstream in(slurp(list));
+  std::vector<std::string> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    line = line.substr(0, line.find_last_not_of(" \t\r") + 1);
+    if (line.rfind("./", 0) == 0) line = line.substr(2);
+    if (!line.empty()) out.push_back(line);
+  }
+  return out;
+}
+
+std::string compare_polybench_dumps(const std::string& reference_path, const std::string& path) {
+  std::ifstream a(reference_path), b(path);
+  if (!a) return "no reference dump " + reference_path;
+  if (!b) return "no dump " + path;
+  std::string x, y;
+  long long index = 0;
+  for (;; ++index) {
+    const bool more_a = static_cast<bool>(a >> x), more_b = static_cast<bool>(b >> y);
+    if (!more_a && !more_b) break;
+    if (more_a != more_b) return "the dumps differ in length (word " + std::to_string(index) + ")";
+    if (x == y) continue;
+    char* ex = nullptr;
+    char* ey = nullptr;
+    const double fx = std::strtod(x.c_str(), &ex), fy = std::strtod(y.c_str(), &ey);
+    const bool numbers = ex == x.c_str() + x.size() && ey == y.c_str() + y.size() && !x.empty() && !y.empty();
+    // Two decimals printed: a difference of one unit in the last place is rounding.
+    if (numbers && std::fabs(fx - fy) <= 0.0100001 + 1e-6 * std::max(std::fabs(fx), std::fabs(fy))) continue;
+    if (numbers && std::isnan(fx) && std::isnan(fy)) continue;
+    return "word " + std::to_string(index) + ": " + x + " against " + y;
+  }
+  if (index == 0) return "empty dumps";
+  return "";
+}
+
 PolycBenchResult run_polyc_bench(const PolycBenchOptions& options) {
+  if (options.suite == "polybench") return run_polybench_suite(options);
+  if (options.suite != "kernels") throw std::invalid_argument("unknown suite '" + options.suite + "' (kernels or polybench)");
   PolycBenchOptions o = options;
   if (o.kernels.empty()) o.kernels = default_polyc_kernels();
   if (o.kernels_dir.empty())
@@ -402,6 +778,9 @@ PolycBenchResult run_polyc_bench(const PolycBenchOptions& options) {
   }
   TempDir dir(o.work_dir);
   PolycBenchResult result;
+  BusyCore busy(o.busy_core);
+  if (busy.active())
+    result.notes.push_back("busy core: a spinning process (nice 0) pinned to CPU " + std::to_string(busy.cpu()) + " for the whole run");
   std::vector<Compiler> compilers = find_compilers(dir.path(), o, result.notes);
   for (const auto& c : compilers) {
     result.variants.push_back(c.variant);
@@ -461,22 +840,94 @@ PolycBenchResult run_polyc_bench(const PolycBenchOptions& options) {
     }
     result.kernels.push_back(std::move(kr));
   }
-  for (const auto& v : result.variants) {
-    if (v == "polyc") continue;
-    double log_sum = 0;
-    int n = 0;
-    for (const auto& kr : result.kernels)
-      if (double s = kr.speedup_over(v); s > 0) {
-        log_sum += std::log(s);
-        ++n;
-      }
-    result.geomean_count[v] = n;
-    result.geomean_speedup[v] = n ? std::exp(log_sum / n) : 0;
-  }
+  fill_geomeans(result);
   return result;
 }
 
+namespace {
+
+// Suite "polybench": one row per kernel and dataset, the speedups of polyc on 1 and on T
+// threads, and the geometric means per dataset.
+std::string format_polybench_table(const PolycBenchResult& r) {
+  std::ostringstream out;
+  char buf[96];
+  auto has = [&](const std::string& v) { return std::find(r.variants.begin(), r.variants.end(), v) != r.variants.end(); };
+  std::vector<std::pair<std::string, std::string>> ratios;  // (mine, baseline)
+  for (const char* mine : {"polyc-1t", "polyc"})
+    for (const char* base : {"gcc", "polly", "polly-parallel"})
+      if (has(mine) && has(base) && !(std::string(mine) == "polyc-1t" && std::string(base) == "polly-parallel"))
+        ratios.emplace_back(mine, base);
+  out << "times: PolyBench's kernel time, best of the runs (seconds); speedup = baseline time / polyc time "
+         "(polyc-1t: one thread, polyc: the bench's thread count)\n";
+  std::snprintf(buf, sizeof buf, "%-15s %-10s", "kernel", "dataset");
+  out << buf;
+  for (const auto& v : r.variants) {
+    std::snprintf(buf, sizeof buf, " %14s", v.c_str());
+    out << buf;
+  }
+  out << "  |";
+  for (const auto& [m, b] : ratios) {
+    std::snprintf(buf, sizeof buf, " %18s", (m + "/" + b).c_str());
+    out << buf;
+  }
+  out << "\n";
+  std::vector<std::string> datasets;
+  for (const auto& k : r.kernels)
+    if (std::find(datasets.begin(), datasets.end(), k.dataset) == datasets.end()) datasets.push_back(k.dataset);
+  for (const auto& ds : datasets) {
+    for (const auto& k : r.kernels) {
+      if (k.dataset != ds) continue;
+      std::snprintf(buf, sizeof buf, "%-15s %-10s", k.kernel.c_str(), k.dataset.c_str());
+      out << buf;
+      for (const auto& v : r.variants) {
+        const VariantRun* run = k.run(v);
+        if (run && run->ok) std::snprintf(buf, sizeof buf, " %14.6f", run->seconds);
+        else std::snprintf(buf, sizeof buf, " %14s", run && run->error.find("output differs") != std::string::npos ? "WRONG" : "failed");
+        out << buf;
+      }
+      out << "  |";
+      for (const auto& [m, b] : ratios) {
+        double s = k.speedup_over(b, m);
+        if (s > 0) std::snprintf(buf, sizeof buf, " %17.2fx", s);
+        else std::snprintf(buf, sizeof buf, " %18s", "-");
+        out << buf;
+      }
+      out << "\n";
+    }
+    std::snprintf(buf, sizeof buf, "%-15s %-10s", "geomean", ds.c_str());
+    out << buf;
+    for (size_t i = 0; i < r.variants.size(); ++i) out << std::string(15, ' ');
+    out << "  |";
+    for (const auto& [m, b] : ratios) {
+      double log_sum = 0;
+      int n = 0;
+      for (const auto& k : r.kernels)
+        if (double s = k.dataset == ds ? k.speedup_over(b, m) : 0; s > 0) {
+          log_sum += std::log(s);
+          ++n;
+        }
+      if (n) std::snprintf(buf, sizeof buf, " %12.2fx (%2d)", std::exp(log_sum / n), n);
+      else std::snprintf(buf, sizeof buf, " %18s", "-");
+      out << buf;
+    }
+    out << "\n";
+  }
+  for (const auto& k : r.kernels)
+    for (const auto& run : k.runs) {
+      if (!run.ok) out << "  " << k.kernel << " " << k.dataset << " / " << run.variant << ": " << run.error << "\n";
+      if (!run.note.empty()) out << "  " << k.kernel << " " << k.dataset << " / " << run.variant << ": " << run.note << "\n";
+    }
+  for (const auto& n : r.notes) out << "  " << n << "\n";
+  out << (r.polyc_ok ? "polyc's output agrees with gcc -O3's dumps on every kernel and dataset\n"
+                     : "POLYC FAILED OR GAVE WRONG OUTPUT (see above)\n");
+  return out.str();
+}
+
+}  // namespace
+
 std::string format_polyc_table(const PolycBenchResult& r) {
+  for (const auto& k : r.kernels)
+    if (!k.dataset.empty()) return format_polybench_table(r);
   std::ostringstream out;
   char buf[64];
   out << "times: best of the runs, scop regions only (seconds); speedup = baseline time / polyc time\n";
@@ -547,20 +998,43 @@ std::string format_polyc_json(const PolycBenchResult& r) {
   for (const auto& k : r.kernels) {
     nlohmann::json jk;
     jk["kernel"] = k.kernel;
-    jk["sizes"] = k.sizes;
+    if (!k.dataset.empty()) jk["dataset"] = k.dataset;
+    else jk["sizes"] = k.sizes;
     for (const auto& run : k.runs) {
       nlohmann::json jr = {{"ok", run.ok}, {"max_error", run.max_error}};
       if (run.ok) jr["seconds"] = run.seconds;
       if (!run.error.empty()) jr["error"] = run.error;
+      if (!run.note.empty()) jr["note"] = run.note;
       jk["runs"][run.variant] = jr;
     }
     for (const auto& v : r.variants)
       if (v != "polyc" && k.speedup_over(v) > 0) jk["speedup_over"][v] = k.speedup_over(v);
+    if (k.run("polyc-1t"))
+      for (const auto& v : r.variants)
+        if (v != "polyc" && v != "polyc-1t" && k.speedup_over(v, "polyc-1t") > 0)
+          jk["speedup_1t_over"][v] = k.speedup_over(v, "polyc-1t");
     j["kernels"].push_back(jk);
   }
   for (const auto& [v, g] : r.geomean_speedup) {
     j["geomean_speedup"][v] = g;
     j["geomean_kernels"][v] = r.geomean_count.at(v);
+  }
+  // Suite "polybench": per dataset, the geometric means of polyc's (T threads) and
+  // polyc-1t's speedups over each baseline, and how many kernels each covers.
+  for (const auto& k : r.kernels) {
+    if (k.dataset.empty()) continue;
+    for (const char* mine : {"polyc", "polyc-1t"})
+      for (const auto& base : r.variants) {
+        if (base == "polyc" || base == "polyc-1t" || !k.run(mine)) continue;
+        const double sp = k.speedup_over(base, mine);
+        if (sp <= 0) continue;
+        auto& slot = j["geomean_by_dataset"][k.dataset][std::string(mine) + "/" + base];
+        const double n = slot.is_null() ? 0 : slot["kernels"].get<double>();
+        const double log_mean = slot.is_null() ? 0 : slot["log_mean"].get<double>();
+        slot["kernels"] = n + 1;
+        slot["log_mean"] = (log_mean * n + std::log(sp)) / (n + 1);
+        slot["speedup"] = std::exp(slot["log_mean"].get<double>());
+      }
   }
   return j.dump(2) + "\n";
 }

@@ -1,5 +1,17 @@
 // `polyzero bench polyc`: polyc's output against GCC, Graphite and LLVM Polly on the
-// PolyBench-style kernels of tests/polyhedral/kernels, all measured in one run.
+// PolyBench-style kernels of tests/polyhedral/kernels, all measured in one run; or, with
+// suite "polybench", on the unmodified PolyBench/C 4.2.1 sources at any of its dataset sizes.
+//
+// Suite "polybench": every variant compiles the kernel's own file with PolyBench's flags
+// (-D<SIZE>_DATASET -DPOLYBENCH_TIME -DPOLYBENCH_DUMP_ARRAYS, utilities/ on the include
+// path) and links one polybench.o; polyc reads the file after the preprocessor and writes
+// it back with the region replaced (polyc.h), then gcc compiles that. Times are PolyBench's
+// own (the kernel call), best of the repeats; the array dumps (stderr) are compared with
+// gcc -O3's. Variants: gcc -O3, Polly, parallel Polly (T threads), polyc on 1 and on T
+// threads (one binary). Where polyc's dump differs beyond the tolerance, polyc
+// --no-reassociate built with -ffp-contract=off must match gcc -O3 -ffp-contract=off
+// exactly: then the kernel is ill-conditioned (gramschmidt's rank-deficient columns turn
+// rounding into O(1) differences) and the result is accepted with a note.
 //
 // Each kernel file is resized (its `#define NAME <int>` lines get the sizes of the chosen
 // set), a timing harness is put around its scop regions and its printf output is captured
@@ -25,6 +37,9 @@
 namespace pz::bench {
 
 struct PolycBenchOptions {
+  // "kernels": the PolyBench-style kernels of tests/polyhedral/kernels (the quick default);
+  // "polybench": the unmodified PolyBench/C 4.2.1 sources (see run_polyc_bench).
+  std::string suite = "kernels";
   std::vector<std::string> kernels;  // empty: the default set (every PolyBench-style kernel)
   std::string size = "large";        // large | medium | small (the files' own, tiny sizes)
   int threads = 2;                   // OpenMP threads for polyc and parallel Polly
@@ -34,6 +49,20 @@ struct PolycBenchOptions {
   std::string work_dir;              // empty: a fresh temporary directory, removed afterwards
   double timeout_seconds = 300;      // per compile or run
   std::function<void(const std::string&)> progress;  // one line per step (stderr in the CLI)
+  // suite "polybench":
+  std::string polybench_dir;               // empty: $POLYBENCH_DIR
+  std::vector<std::string> datasets = {"SMALL"};  // MINI SMALL MEDIUM LARGE EXTRALARGE
+  std::vector<std::string> variants;       // empty: all (gcc polly polly-parallel polyc-1t polyc)
+  // Also check polyc --no-reassociate, compiled with -ffp-contract=off, bit for bit against
+  // gcc -O3 -ffp-contract=off (the test does; the bench does it only where the dumps differ).
+  // The gcc reference is then itself built with -ffp-contract=off.
+  bool strict = false;
+  // -DPOLYBENCH_USE_SCALAR_LB for every variant: loop bounds are the dataset's constants
+  // instead of the kernel function's size arguments (polyc's cost model then sees sizes).
+  bool scalar_bounds = false;
+  // A process spinning on one core (the last one this process may use, nice 0) for the
+  // whole run: how the outputs fare on a machine that is not idle.
+  bool busy_core = false;
 };
 
 struct VariantRun {
@@ -42,15 +71,17 @@ struct VariantRun {
   double seconds = 0;    // best of the repeats, scop regions only
   double max_error = 0;  // against gcc -O3's output (see the header comment)
   std::string error;     // why it is not ok: compiler missing, compile failure, wrong output...
+  std::string note;      // e.g. why differing dumps were accepted (ill-conditioned kernel)
 };
 
 struct KernelResult {
   std::string kernel;
+  std::string dataset;  // suite "polybench": MINI ... EXTRALARGE
   std::map<std::string, std::string> sizes;  // the #define values used
   std::vector<VariantRun> runs;
   const VariantRun* run(const std::string& variant) const;
-  // polyc's speedup over `variant` (0 when either is missing or wrong).
-  double speedup_over(const std::string& variant) const;
+  // polyc's (or `mine`'s) speedup over `variant` (0 when either is missing or wrong).
+  double speedup_over(const std::string& variant, const std::string& mine = "polyc") const;
 };
 
 struct PolycBenchResult {
@@ -71,6 +102,16 @@ std::map<std::string, std::string> polyc_bench_sizes(const std::string& kernel, 
 std::string resize_kernel(const std::string& source, const std::map<std::string, std::string>& sizes);
 std::string add_timers(const std::string& source);
 std::string add_harness_prelude(const std::string& source);
+
+// PolyBench/C 4.2.1. The directory is `given`, else $POLYBENCH_DIR; std::invalid_argument
+// saying where it looked when neither holds utilities/polybench.h.
+std::string find_polybench_dir(const std::string& given);
+// The kernels of utilities/benchmark_list, as paths relative to the suite ("stencils/adi/adi.c").
+std::vector<std::string> polybench_kernels(const std::string& dir);
+// Compares two PolyBench array dumps: the same words, numbers within the dumps' printed
+// precision (2 decimals) or a relative 1e-6. Returns "" when they agree, else the first
+// difference.
+std::string compare_polybench_dumps(const std::string& reference_path, const std::string& path);
 
 PolycBenchResult run_polyc_bench(const PolycBenchOptions& options);
 

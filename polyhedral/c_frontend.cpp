@@ -79,13 +79,16 @@ class DeclarationScan {
 
 }  // namespace
 
-std::vector<ScopRegion> parse_c_regions(const std::string& source) {
-  if (source.size() > kMaxSourceBytes)
-    throw FrontendError({}, "the input has " + std::to_string(source.size() >> 20) + " MiB; polyc reads at most " +
-                                std::to_string(kMaxSourceBytes >> 20) + " MiB");
-  std::vector<Token> tokens = tokenize(source);
-  std::vector<ScopRegion> regions;
-  DeclarationScan declarations;
+namespace {
+
+// Each region's byte ranges and line, with the token indices of its two pragma lines.
+struct RegionSpan {
+  ScopRegion region;
+  size_t open = 0, close = 0;
+};
+
+std::vector<RegionSpan> region_spans(const std::string& source, const std::vector<Token>& tokens) {
+  std::vector<RegionSpan> spans;
   for (size_t i = 0; i < tokens.size(); ++i) {
     if (is_pragma(tokens[i], "endscop")) throw FrontendError(tokens[i].loc, "'#pragma endscop' without '#pragma scop'");
     if (!is_pragma(tokens[i], "scop")) continue;
@@ -96,7 +99,8 @@ std::vector<ScopRegion> parse_c_regions(const std::string& source) {
         throw FrontendError(tokens[i].loc, "'#pragma scop' without a matching '#pragma endscop'");
       ++j;
     }
-    ScopRegion r;
+    RegionSpan span;
+    ScopRegion& r = span.region;
     r.line = tokens[i].loc.line;
     size_t line_start = source.rfind('\n', tokens[i].begin);
     line_start = line_start == std::string::npos ? 0 : line_start + 1;
@@ -108,13 +112,42 @@ std::vector<ScopRegion> parse_c_regions(const std::string& source) {
     r.body_end = end_line == std::string::npos || end_line < r.body_begin ? r.body_begin : end_line + 1;
     r.end = tokens[j].end;
     if (r.end < source.size() && source[r.end] == '\n') ++r.end;
-    r.tree = parse_statements(tokens, i + 1, j);
-    declarations.scan_to(tokens, i);
-    declarations.fill(tokens, i + 1, j, r.options);
-    regions.push_back(std::move(r));
+    span.open = i;
+    span.close = j;
+    spans.push_back(std::move(span));
     i = j;
   }
-  if (regions.empty()) throw FrontendError({}, "no '#pragma scop' ... '#pragma endscop' region in the input");
+  if (spans.empty()) throw FrontendError({}, "no '#pragma scop' ... '#pragma endscop' region in the input");
+  return spans;
+}
+
+void check_size(const std::string& source) {
+  if (source.size() > kMaxSourceBytes)
+    throw FrontendError({}, "the input has " + std::to_string(source.size() >> 20) + " MiB; polyc reads at most " +
+                                std::to_string(kMaxSourceBytes >> 20) + " MiB");
+}
+
+}  // namespace
+
+std::vector<ScopRegion> parse_c_regions(const std::string& source) {
+  check_size(source);
+  std::vector<Token> tokens = tokenize(source);
+  std::vector<ScopRegion> regions;
+  DeclarationScan declarations;
+  for (auto& span : region_spans(source, tokens)) {
+    ScopRegion r = std::move(span.region);
+    r.tree = parse_statements(tokens, span.open + 1, span.close);
+    declarations.scan_to(tokens, span.open);
+    declarations.fill(tokens, span.open + 1, span.close, r.options);
+    regions.push_back(std::move(r));
+  }
+  return regions;
+}
+
+std::vector<ScopRegion> find_c_regions(const std::string& source) {
+  check_size(source);
+  std::vector<ScopRegion> regions;
+  for (auto& span : region_spans(source, tokenize(source))) regions.push_back(std::move(span.region));
   return regions;
 }
 

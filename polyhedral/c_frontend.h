@@ -37,4 +37,8 @@ inline constexpr size_t kMaxSourceBytes = size_t{32} << 20;
 // outside the subset, when no region exists and for an input over kMaxSourceBytes.
 std::vector<ScopRegion> parse_c_regions(const std::string& source);
 
+// The regions' places only (no parsing, `tree` null): for a file whose regions are parsed
+// from its preprocessed text (preprocess.h) but replaced in the file as written.
+std::vector<ScopRegion> find_c_regions(const std::string& source);
+
 }  // namespace pz::poly

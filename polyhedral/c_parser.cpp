@@ -249,10 +249,43 @@ class Parser {
     static const std::set<std::string> kOps = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
     if (at_end() || peek().kind != K::kPunct || !kOps.count(peek().text)) unexpected("an assignment operator");
     node->op = next().text;
-    node->rhs = expression();
-    if (is("=") || is("+=") || is("-=") || is("*=") || is("/="))
-      unsupported(peek(), "chained assignment");
-    return node;
+    if (node->op != "=") {
+      node->rhs = expression();
+      return node;
+    }
+    // `a = b = e` is `b = e; a = b;`: a receives b's value after its conversion to b's type,
+    // as C defines the value of an assignment. Only plain `=` chains.
+    std::vector<ExprPtr> targets = {target};
+    ExprPtr value = ternary();
+    while (is("=") && (value->kind == Expr::Kind::kName || value->kind == Expr::Kind::kAccess)) {
+      ++pos_;
+      targets.push_back(value);
+      value = ternary();
+    }
+    if (is(",")) unsupported(peek(), "comma operator");
+    if (is("++") || is("--")) unsupported(peek(), "'" + peek().text + "' inside an expression");
+    if (!at_end() && peek().kind == K::kPunct && peek().text != ";" && peek().text != ")" &&
+        peek().text.size() >= 2 && peek().text.back() == '=' && binary_precedence(peek()) < 0 && peek().text != "==" &&
+        peek().text != "!=")
+      unsupported(peek(), "compound assignment inside a chained assignment");
+    if (is("=")) unsupported(peek(), "assignment to something that is not a variable or an array element");
+    if (targets.size() == 1) {
+      node->rhs = value;
+      return node;
+    }
+    auto block = std::make_unique<LoopNode>();
+    block->kind = LoopNode::Kind::kBlock;
+    block->loc = start.loc;
+    for (size_t k = targets.size(); k-- > 0;) {
+      auto s = std::make_unique<LoopNode>();
+      s->kind = LoopNode::Kind::kStmt;
+      s->loc = start.loc;
+      s->lhs = targets[k];
+      s->op = "=";
+      s->rhs = k + 1 == targets.size() ? value : targets[k + 1];
+      block->children.push_back(std::move(s));
+    }
+    return block;
   }
 
   ExprPtr lvalue() {

@@ -178,7 +178,41 @@ class Emitter {
     return ok;
   }
 
+  // A parallel pragma with a run-time condition (`if(parallel: W >= N)`, parallel_marks.h)
+  // becomes two versions of the loop: `if (W >= N)` the parallel one, else the loop on this
+  // thread with no OpenMP call at all. (An if(false) clause still enters libgomp, which
+  // builds a team of one: microseconds per entry, more than a small sweep costs.) The serial
+  // version keeps a plain `omp simd` and drops reduction clauses (the sums stay in order).
+  bool emit_versioned_for(isl_ast_node* f, int depth, const char* pragma, const std::string& pragma_iterator) {
+    static const std::string kIf = " if(parallel: ";
+    if (!pragma) return false;
+    const std::string p = pragma;
+    const size_t at = p.find(kIf);
+    if (at == std::string::npos) return false;
+    size_t end = at + kIf.size();
+    for (int open = 1; end < p.size(); ++end) {
+      if (p[end] == '(') ++open;
+      if (p[end] == ')' && --open == 0) break;
+    }
+    if (end >= p.size()) return false;
+    isl_ast_expr* it = isl_ast_node_for_get_iterator(f);
+    const std::string name = expr(it);
+    isl_ast_expr_free(it);
+    if (name != pragma_iterator || !canonical(f)) return false;
+    const std::string condition = p.substr(at + kIf.size(), end - at - kIf.size());
+    const std::string parallel = p.substr(0, at) + p.substr(end + 1);
+    const std::string simd_prefix = std::string(kParallelMark) + " simd";
+    const bool simd = parallel.rfind(simd_prefix, 0) == 0 && parallel.find("reduction(") == std::string::npos;
+    line(depth, "if (" + condition + ") {");
+    emit_for(f, depth + 1, parallel.c_str(), pragma_iterator);
+    line(depth, "} else {");
+    emit_for(f, depth + 1, simd ? kSimdMark : nullptr, pragma_iterator);
+    line(depth, "}");
+    return true;
+  }
+
   void emit_for(isl_ast_node* f, int depth, const char* pragma, const std::string& pragma_iterator) {
+    if (emit_versioned_for(f, depth, pragma, pragma_iterator)) return;
     isl_ast_expr* it = isl_ast_node_for_get_iterator(f);
     isl_ast_expr* init = isl_ast_node_for_get_init(f);
     isl_ast_expr* cond = isl_ast_node_for_get_cond(f);

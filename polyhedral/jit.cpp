@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
@@ -85,12 +86,31 @@ std::string JitCache::key(const std::string& source) const {
 
 namespace {
 
+// libgomp reads OMP_WAIT_POLICY and GOMP_SPINCOUNT once, when it is loaded. A module built
+// with -fopenmp loads it at the first dlopen unless the process already has it: then, and
+// only if the user set neither, waiting threads are told to sleep rather than spin, as in
+// polyc's standalone programs (polyc.cpp, kWaitPolicyInit): on a machine where another
+// process holds a core, spinning makes each fork/join cost a time slice. Once per
+// process, before the first dlopen (setenv is not thread-safe: it runs under call_once).
+void passive_openmp_wait_before_first_load() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) return;
+    if (void* loaded = ::dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD)) {
+      ::dlclose(loaded);  // too late: the process's libgomp has read its settings
+      return;
+    }
+    ::setenv("OMP_WAIT_POLICY", "passive", 0);
+  });
+}
+
 // The module at `so`, or nullptr when dlopen refuses it (a truncated or corrupt file).
 std::shared_ptr<JitModule> open_module_impl(const fs::path& so, bool from_cache,
                                             std::shared_ptr<JitModule> (*make)(void*, const std::string&, bool)) {
   // RTLD_NODELETE: unmapping a kernel on dlclose would also unmap libgomp when it was the
   // last user, under the OpenMP worker threads still parked in it (a segfault seen in the
   // tests). Kernels are small; keeping them mapped is what TorchInductor does too.
+  passive_openmp_wait_before_first_load();
   void* handle = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!handle) return nullptr;
   return make(handle, so.string(), from_cache);

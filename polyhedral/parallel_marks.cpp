@@ -5,6 +5,8 @@
 #include <isl/fixed_box.h>
 #include <isl/map.h>
 #include <isl/val.h>
+#include <isl/aff.h>
+#include <isl/set.h>
 
 #include <cstdint>
 
@@ -70,10 +72,91 @@ long long work_per_entry(const isl::schedule_node& band) {
   return total;
 }
 
+// With parametric sizes: a C expression of the parameters bounding the statement instances
+// per entry into `band` (per statement, the product of its per-entry extents, each
+// maximised over the loops above; summed over statements), for the `if` clause that keeps
+// a small region on one thread. "" when a bound is not affine in the parameters.
+std::string work_expression_unbudgeted(const isl::schedule_node& band) {
+  isl::union_set dom = node_domain(band);
+  isl::union_map entry_to_instances = band.prefix_schedule_union_map().intersect_domain(dom).reverse();
+  std::string sum;
+  for (isl::map m : maps_of(entry_to_instances)) {
+    const int n_out = static_cast<int>(isl_map_dim(m.get(), isl_dim_out));
+    std::string product;
+    for (int d = 0; d < n_out; ++d) {
+      isl_pw_aff* hi = isl_map_dim_max(m.copy(), d);
+      isl_pw_aff* lo = isl_map_dim_min(m.copy(), d);
+      isl_pw_aff* extent = isl_pw_aff_sub(hi, lo);
+      extent = isl_pw_aff_add_constant_val(extent, isl_val_one(isl_pw_aff_get_ctx(extent)));
+      // The largest extent over the entries: the extent's graph projected onto its value.
+      isl_set* values = isl_map_range(isl_map_from_pw_aff(extent));
+      if (!values) return "";
+      if (isl_set_is_empty(values) == isl_bool_true) {
+        isl_set_free(values);
+        continue;
+      }
+      isl_pw_aff* bound = isl_set_dim_max(values, 0);
+      if (!bound) return "";
+      if (isl_pw_aff_involves_nan(bound) == isl_bool_true) {
+        isl_pw_aff_free(bound);
+        return "";
+      }
+      if (isl_pw_aff_is_cst(bound) == isl_bool_true) {
+        // A constant extent (a fixed-size strip, or one fixed by the loops above).
+        isl_val* v = nullptr;
+        isl_pw_aff_foreach_piece(
+            bound,
+            [](isl_set* set, isl_aff* aff, void* user) -> isl_stat {
+              auto** out = static_cast<isl_val**>(user);
+              if (!*out) *out = isl_aff_get_constant_val(aff);
+              isl_set_free(set);
+              isl_aff_free(aff);
+              return isl_stat_ok;
+            },
+            &v);
+        isl_pw_aff_free(bound);
+        const long k = v ? isl_val_get_num_si(v) : 0;
+        if (v) isl_val_free(v);
+        if (k <= 1) continue;
+        product += (product.empty() ? "" : " * ") + std::string("(long long)") + std::to_string(k);
+        continue;
+      }
+      const std::string c = pw_aff_bound_to_c(bound);
+      if (c.empty()) return "";
+      product += (product.empty() ? "" : " * ") + std::string("(long long)") + c;
+    }
+    if (product.empty()) product = "1";
+    sum += (sum.empty() ? "" : " + ") + product;
+  }
+  return sum;
+}
+
+// Parametric maxima over a skewed, tiled schedule can cost isl minutes (fdtd-2d's time
+// tiles): the expression gets a small operation budget, and no clause beyond it.
+constexpr unsigned long kWorkExpressionOperations = 20'000;
+
+std::string work_expression(const isl::schedule_node& band) {
+  isl_ctx* ctx = isl_schedule_node_get_ctx(band.get());
+  try {
+    IslBudgetScope budget(ctx, kWorkExpressionOperations);
+    std::string expr = work_expression_unbudgeted(band);
+    if (budget.exceeded()) return "";
+    return expr;
+  } catch (const isl::exception&) {
+    return "";
+  }
+}
+
 isl::schedule_node parallel_walk(isl::schedule_node node, const isl::union_map& deps, std::vector<std::string>& log,
-                                 long long min_work, const Scop* scop) {
+                                 long long min_work, const Scop* scop, const std::string& num_threads) {
+  std::string if_clause;
   if (is_band(node) && min_work > 0) {
     long long w = work_per_entry(node);
+    if (w < 0) {
+      // Parametric sizes: the decision is the program's, at run time.
+      const std::string work = work_expression(node);
+      if (!work.empty()) if_clause = " if(parallel: " + work + " >= " + std::to_string(min_work) + ")";
+    }
     if (w >= 0 && w < min_work) {
       std::string line = "parallel: nest left sequential, ";
       line += std::to_string(w);
@@ -107,6 +190,8 @@ isl::schedule_node parallel_walk(isl::schedule_node node, const isl::union_map& 
           if (!clause) continue;
           pragma += " " + *clause;
         }
+        pragma += if_clause;
+        if (!num_threads.empty()) pragma += " num_threads(" + num_threads + ")";
         node = n > 1 ? split(candidate, 1) : candidate;
         node = insert_mark(node, pragma);
         std::string line = "parallel: member ";
@@ -121,7 +206,7 @@ isl::schedule_node parallel_walk(isl::schedule_node node, const isl::union_map& 
       }
     }
   }
-  return for_children(node, [&](isl::schedule_node c) { return parallel_walk(c, deps, log, min_work, scop); });
+  return for_children(node, [&](isl::schedule_node c) { return parallel_walk(c, deps, log, min_work, scop, num_threads); });
 }
 
 // `scop` is null where loops must not accumulate: inside a parallel loop GCC 12 leaves an
@@ -174,9 +259,63 @@ isl::schedule_node simd_walk(isl::schedule_node node, const isl::union_map& deps
 
 }  // namespace
 
+// `aff` as a C expression of the parameters; "" when it has integer divisions or a
+// denominator (not a plain affine expression).
+static std::string aff_to_c(isl_aff* aff) {
+  if (isl_aff_dim(aff, isl_dim_div) > 0 || isl_aff_dim(aff, isl_dim_in) > 0) return "";
+  isl_val* den = isl_aff_get_denominator_val(aff);
+  const bool integral = isl_val_is_one(den) == isl_bool_true;
+  isl_val_free(den);
+  if (!integral) return "";
+  std::string out;
+  for (int i = 0, n = static_cast<int>(isl_aff_dim(aff, isl_dim_param)); i < n; ++i) {
+    isl_val* c = isl_aff_get_coefficient_val(aff, isl_dim_param, i);
+    const long k = isl_val_get_num_si(c);
+    isl_val_free(c);
+    if (k == 0) continue;
+    const char* name = isl_aff_get_dim_name(aff, isl_dim_param, i);
+    if (!name) return "";
+    std::string term = k == 1 ? name : k == -1 ? std::string("-") + name : std::to_string(k) + " * " + name;
+    out += out.empty() ? term : (term[0] == '-' ? " - " + term.substr(1) : " + " + term);
+  }
+  isl_val* c = isl_aff_get_constant_val(aff);
+  const long k = isl_val_get_num_si(c);
+  isl_val_free(c);
+  if (out.empty()) return std::to_string(k);
+  if (k != 0) out += k > 0 ? " + " + std::to_string(k) : " - " + std::to_string(-k);
+  return out;
+}
+
+// The largest value of `pa` (a function of the parameters) as a C expression: the maximum
+// of its pieces, each taken everywhere (an upper bound); "" when a piece is not affine.
+std::string pw_aff_bound_to_c(isl_pw_aff* pa) {
+  struct Acc {
+    std::vector<std::string> pieces;
+    bool ok = true;
+  } acc;
+  isl_pw_aff_foreach_piece(
+      pa,
+      [](isl_set* set, isl_aff* aff, void* user) -> isl_stat {
+        auto* a = static_cast<Acc*>(user);
+        std::string c = aff_to_c(aff);
+        if (c.empty()) a->ok = false;
+        else a->pieces.push_back(c);
+        isl_set_free(set);
+        isl_aff_free(aff);
+        return isl_stat_ok;
+      },
+      &acc);
+  isl_pw_aff_free(pa);
+  if (!acc.ok || acc.pieces.empty()) return "";
+  std::string out = "(" + acc.pieces[0] + ")";
+  for (size_t i = 1; i < acc.pieces.size(); ++i)
+    out = "(" + out + " > (" + acc.pieces[i] + ") ? " + out + " : (" + acc.pieces[i] + "))";
+  return out;
+}
+
 isl::schedule mark_parallel_loops(const isl::schedule& schedule, const isl::union_map& deps, std::vector<std::string>& log,
-                                  long long min_work, const Scop* reductions_of) {
-  return parallel_walk(schedule.get_root(), deps, log, min_work, reductions_of).get_schedule();
+                                  long long min_work, const Scop* reductions_of, const std::string& num_threads) {
+  return parallel_walk(schedule.get_root(), deps, log, min_work, reductions_of, num_threads).get_schedule();
 }
 
 isl::schedule mark_simd_loops(const isl::schedule& schedule, const isl::union_map& deps, std::vector<std::string>& log,

@@ -3,14 +3,17 @@
 #include <isl/schedule.h>
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <optional>
 
 #include "polyhedral/builder.h"
 #include "polyhedral/c_frontend.h"
 #include "polyhedral/codegen.h"
+#include "polyhedral/cost_model.h"
 #include "polyhedral/dependences.h"
 #include "polyhedral/footprint.h"
+#include "polyhedral/frontend_error.h"
 #include "polyhedral/isl_context.h"
 #include "polyhedral/legality.h"
 #include "polyhedral/loop_order.h"
@@ -178,12 +181,13 @@ const std::vector<SchedulePass>& schedule_passes() {
        nullptr},
       {"parallel marks", "parallel", [](const PolycOptions& o, const PassState&) { return o.parallel; },
        [](const isl::schedule& s, PassInput& in) -> std::optional<isl::schedule> {
-         return mark_parallel_loops(s, in.validity, in.log, in.options.min_parallel_work, &in.scop);
+         return mark_parallel_loops(s, in.validity, in.log, in.options.min_parallel_work,
+                                    in.options.reassociate ? &in.scop : nullptr, in.options.num_threads);
        },
        nullptr},
       {"simd marks", "vectorize", [](const PolycOptions& o, const PassState&) { return o.vectorize; },
        [](const isl::schedule& s, PassInput& in) -> std::optional<isl::schedule> {
-         return mark_simd_loops(s, in.validity, in.log, &in.scop);
+         return mark_simd_loops(s, in.validity, in.log, in.options.reassociate ? &in.scop : nullptr);
        },
        nullptr},
   };
@@ -207,12 +211,24 @@ std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, Sc
   });
   auto& log = report.passes;
   log = blocking_log;
+  // The cost model may take transformations back for these sizes (cost_model.h).
+  PolycOptions effective = o;
+  const CostEstimate estimate = o.cost_model ? estimate_cost(scop) : CostEstimate{};
+  if (o.cost_model) {
+    const CostDecision decision = decide_transformations(estimate, o.tile.cache, o.min_parallel_work);
+    if (!decision.tile && o.tile.mode == TileOptions::Mode::kAuto) {
+      effective.tile.mode = TileOptions::Mode::kOff;
+      effective.time_tile.enabled = false;
+    }
+    if (!decision.parallel) effective.parallel = false;
+    log.insert(log.end(), decision.log.begin(), decision.log.end());
+  }
   ScheduleOptions so = o.schedule;
   if (so.stream_bytes > 0 && o.tile.cache.l2 > 0) so.stream_bytes = o.tile.cache.l2;
   ScheduleResult sr = budget.run("scheduling", [&] { return compute_schedule(ctx, scop, deps, so); });
   report.schedule_origin = sr.origin;
   PassState state;
-  PassInput in{ctx, scop, deps, validity, o, state, log};
+  PassInput in{ctx, scop, deps, validity, effective, state, log};
   isl::schedule s = run_passes(schedule_passes(), sr.schedule, in, budget);
   std::string movement_note;
   if (state.time_tiled) {
@@ -227,6 +243,34 @@ std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, Sc
       return analyze_data_movement(ctx, scop, deps, state.tiled, o.tile.cache, o.data_movement_budget, movement_note);
     });
   std::string code = indent + "/* polyc: scop of line " + std::to_string(source_line) + ", " + sr.origin + " */\n";
+  // Symbolic sizes: the cost model's decision is the program's, at run time. Arrays within
+  // L2/2 run the same schedule without tiles, time tiles or forks (what the model decides
+  // for such concrete sizes); larger ones the code above.
+  if (o.cost_model && !estimate.concrete && o.tile.mode == TileOptions::Mode::kAuto &&
+      (o.parallel || o.time_tile.enabled)) {
+    const std::string footprint = budget.run("cost model", [&] { return footprint_expression(scop); });
+    if (!footprint.empty()) {
+      PolycOptions small = effective;
+      small.tile.mode = TileOptions::Mode::kOff;
+      small.time_tile.enabled = false;
+      small.parallel = false;
+      PassState small_state;
+      std::vector<std::string> small_log;
+      PassInput small_in{ctx, scop, deps, validity, small, small_state, small_log};
+      const isl::schedule small_schedule = run_passes(schedule_passes(), sr.schedule, small_in, budget);
+      CodegenOptions inner = co;
+      inner.indent = indent + "  ";
+      const std::string small_code = budget.run("code generation", [&] { return generate_c(scop, small_schedule, inner); });
+      const std::string large_code = budget.run("code generation", [&] { return generate_c(scop, s, inner); });
+      if (small_code != large_code) {
+        const std::string limit = std::to_string(o.tile.cache.l2 / 2) + "LL";
+        log.push_back("cost model: symbolic sizes; at run time, arrays of at most " + limit +
+                      " bytes (L2/2) take the schedule without tiles and forks");
+        return code + indent + "if (" + footprint + " <= " + limit + ") {\n" + small_code + indent + "} else {\n" +
+               large_code + indent + "}\n" + dead_iterator_uses(scop, indent);
+      }
+    }
+  }
   code += budget.run("code generation", [&] { return generate_c(scop, s, co); });
   return code + dead_iterator_uses(scop, indent);
 }
@@ -267,8 +311,10 @@ std::string kept_as_written(const std::string& source, const ScopRegion& region,
 
 // The region's code; over a budget, the region as written, with `report.fallback` and a
 // warning saying which stage ran out.
-std::string transform_region(const std::string& source, const ScopRegion& region, int index, const PolycOptions& o,
-                             ScopReport& report, std::vector<std::string>& warnings) {
+// `written` is where the region is in `source` (the same as `region` unless the region was
+// parsed from the preprocessed text).
+std::string transform_region(const std::string& source, const ScopRegion& written, const ScopRegion& region, int index,
+                             const PolycOptions& o, ScopReport& report, std::vector<std::string>& warnings) {
   IslContext ctx;
   try {
     check_size(*region.tree, o.budget);
@@ -280,8 +326,74 @@ std::string transform_region(const std::string& source, const ScopRegion& region
     report.schedule_origin = "source order (kept as written: " + report.fallback + ")";
     warnings.push_back("polyc: region " + std::to_string(index) + " (line " + std::to_string(region.line) + "): " +
                        report.fallback + "; kept the source order");
-    return kept_as_written(source, region, report.fallback);
+    return kept_as_written(source, written, report.fallback);
   }
+}
+
+// A frontend error in the preprocessed text, its line moved to the file as written when it
+// lies in a region (the preprocessor keeps a region's lines and expands only its macros).
+[[noreturn]] void rethrow_expanded(const FrontendError& e, const std::string& expanded_text,
+                                   const std::vector<ScopRegion>& written, const std::vector<ScopRegion>& expanded) {
+  SourceLoc loc = e.loc();
+  for (size_t k = 0; k < expanded.size() && k < written.size(); ++k) {
+    const auto lines = std::count(expanded_text.begin() + static_cast<long>(expanded[k].begin),
+                                  expanded_text.begin() + static_cast<long>(expanded[k].end), '\n');
+    if (loc.line >= expanded[k].line && loc.line - expanded[k].line <= lines) {
+      loc.line = written[k].line + (loc.line - expanded[k].line);
+      throw FrontendError(loc, e.message() + " (after the preprocessor)");
+    }
+  }
+  throw FrontendError(loc, e.message() + " (line of the preprocessed text)");
+}
+
+// Whether `source` defines `main` (a `main(...)` followed by `{`): its output is a program,
+// whose start-up polyc may extend.
+bool defines_main(const std::string& source) {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = source.find("main"); at != std::string::npos; at = source.find("main", at + 4)) {
+    if ((at > 0 && word(source[at - 1])) || (at + 4 < source.size() && word(source[at + 4]))) continue;
+    size_t p = source.find_first_not_of(" \t\n", at + 4);
+    if (p == std::string::npos || source[p] != '(') continue;
+    const size_t close = source.find(')', p);
+    if (close == std::string::npos) return false;
+    p = source.find_first_not_of(" \t\n", close + 1);
+    if (p != std::string::npos && source[p] == '{') return true;
+  }
+  return false;
+}
+
+// libgomp's threads wait for the next parallel region, or at a barrier, by spinning for
+// GOMP_SPINCOUNT iterations (3x10^5 when OMP_WAIT_POLICY is unset) before they sleep. With
+// another process on one of two cores, a spinning thread keeps the core its descheduled
+// partner needs, and even a bounded spin costs a time-tiled stencil several times what
+// sleeping does (the numbers are in docs/BENCHMARKS.md). libgomp reads these variables once, in its constructor, from the environment the process
+// started with: a program cannot change them for itself afterwards (a .preinit_array
+// setenv is undone when libc's own initialisation resets `environ`). So a program polyc
+// writes (the file defines main, the output has a parallel loop) re-executes itself once,
+// at start-up, with OMP_WAIT_POLICY=passive, unless the user set OMP_WAIT_POLICY or
+// GOMP_SPINCOUNT; where exec fails it runs on with libgomp's default.
+const char* kWaitPolicyInit = R"(
+/* polyc: OpenMP threads that wait sleep rather than spin (OMP_WAIT_POLICY=passive unless
+   OMP_WAIT_POLICY or GOMP_SPINCOUNT is set), so that on a busy machine they leave the
+   core to the thread they wait for. libgomp reads the variable before any constructor
+   runs, hence one re-execution at start-up. -DPZ_POLYC_NO_WAIT_POLICY: libgomp's default. */
+#if defined(_OPENMP) && defined(__linux__) && defined(__GNUC__) && !defined(PZ_POLYC_NO_WAIT_POLICY)
+extern char *getenv(const char *);
+extern int setenv(const char *, const char *, int);
+extern int execv(const char *, char *const[]);
+__attribute__((constructor(101))) static void pz_polyc_passive_wait(int argc, char **argv) {
+  (void)argc;
+  if (!argv || getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT")) return;
+  if (setenv("OMP_WAIT_POLICY", "passive", 0) == 0) execv("/proc/self/exe", argv);
+}
+#endif
+)";
+
+void add_wait_policy(const std::string& source, const PolycOptions& options, PolycResult& result) {
+  if (!options.parallel || !options.passive_wait || result.output.find("#pragma omp parallel") == std::string::npos) return;
+  if (!defines_main(source)) return;
+  if (!result.output.empty() && result.output.back() != '\n') result.output += '\n';
+  result.output += kWaitPolicyInit;
 }
 
 }  // namespace
@@ -294,11 +406,44 @@ PolycResult polyc(const std::string& source, const PolycOptions& options) {
   for (const auto& r : regions) {
     result.output.append(source, copied, r.begin - copied);
     ScopReport report;
-    result.output += transform_region(source, r, ++index, options, report, result.warnings);
+    result.output += transform_region(source, r, r, ++index, options, report, result.warnings);
     result.scops.push_back(std::move(report));
     copied = r.end;
   }
   result.output.append(source, copied);
+  add_wait_policy(source, options, result);
+  return result;
+}
+
+PolycResult polyc(const std::string& source, const std::string& expanded, const PolycOptions& options) {
+  const std::vector<ScopRegion> written = find_c_regions(source);
+  std::vector<ScopRegion> regions;
+  try {
+    regions = parse_c_regions(expanded);
+  } catch (const FrontendError& e) {
+    std::vector<ScopRegion> places;
+    try {
+      places = find_c_regions(expanded);
+    } catch (const FrontendError&) {
+    }
+    rethrow_expanded(e, expanded, written, places);
+  }
+  if (regions.size() != written.size())
+    throw FrontendError({}, "the file has " + std::to_string(written.size()) + " '#pragma scop' regions but its preprocessed text " +
+                                std::to_string(regions.size()) + " (a region inside #if, or made by a macro?)");
+  PolycResult result;
+  size_t copied = 0;
+  for (size_t k = 0; k < regions.size(); ++k) {
+    result.output.append(source, copied, written[k].begin - copied);
+    regions[k].line = written[k].line;
+    regions[k].indent = written[k].indent;
+    ScopReport report;
+    result.output += transform_region(source, written[k], regions[k], static_cast<int>(k) + 1, options, report, result.warnings);
+    result.scops.push_back(std::move(report));
+    copied = written[k].end;
+  }
+  result.output.append(source, copied);
+  add_wait_policy(source, options, result);
   return result;
 }
 

@@ -30,12 +30,29 @@ struct PolycOptions {
   bool parallel = false;   // mark outer parallel loops `omp parallel for`
   bool vectorize = false;  // mark innermost parallel loops `omp simd`
   int unroll_jam = 4;      // register tiling factor of the innermost band (< 2: off)
+  // Whether sums may be reordered: `omp parallel for reduction(...)` and scalar `omp simd
+  // reduction` accumulators (reductions.h). Off, every array element and scalar receives
+  // its operations in the source's order, so the output compiled with -ffp-contract=off
+  // computes bit for bit what the source does (the PolyBench test checks exactly that).
+  bool reassociate = true;
+  // A program (the file defines main) whose output has parallel loops gets a start-up hook
+  // that makes libgomp's waiting threads sleep (OMP_WAIT_POLICY=passive unless
+  // OMP_WAIT_POLICY or GOMP_SPINCOUNT is set), so that on a busy machine they do not take
+  // the core of the thread they wait for (polyc.cpp, kWaitPolicyInit).
+  bool passive_wait = true;
+  // A C expression for the num_threads() clause of every parallel loop (empty: none, the
+  // OpenMP default, i.e. OMP_NUM_THREADS).
+  std::string num_threads;
+  // With concrete sizes, keep the source's locality where tiles or forks cannot pay
+  // (cost_model.h): no auto tiling for arrays that fit in L2/2, no parallel loop for fewer
+  // than min_parallel_work instances in all.
+  bool cost_model = true;
   // Reduction chains (contractions, convolutions) get a register-blocked micro-kernel
   // schedule instead of the passes below (register_blocking.h). Off by default for C files.
   RegisterBlockOptions register_block{.enabled = false};
   // Statement instances per fork/join below which a loop stays sequential (concrete sizes
   // only; 0: mark every parallel loop). See mark_parallel_loops() and polyhedral/README.md.
-  long long min_parallel_work = 1LL << 16;
+  long long min_parallel_work = 1LL << 20;
   // Footprints and data movement for the report (exact counts when sizes are concrete),
   // under an isl operation budget (0: none); over budget, the report says so.
   bool data_movement = true;
@@ -53,6 +70,12 @@ struct PolycResult {
 
 // Throws FrontendError for input outside the subset.
 PolycResult polyc(const std::string& source, const PolycOptions& options);
+
+// The same for a file whose regions use macros: `expanded` is `source` after the C
+// preprocessor (preprocess.h). The k-th region of `expanded` is analysed and its code put
+// in place of the k-th region of `source`; everything else is `source` byte for byte, and
+// a region kept as written keeps `source`'s text. Frontend errors name lines of `source`.
+PolycResult polyc(const std::string& source, const std::string& expanded, const PolycOptions& options);
 
 // One scop (from either frontend, lowered in `ctx`) through the whole pipeline: its code as
 // a C block, every line prefixed by `indent`. `scop` may gain statements (register blocking's

@@ -187,6 +187,7 @@ PolycOptions random_options(std::mt19937_64& rng, std::string& text) {
   }
   o.parallel = pick(0, 1) == 1;
   o.min_parallel_work = 0;  // tiny sizes: mark whatever is parallel, to check the marks
+  o.cost_model = false;     // and tile them, too
   o.vectorize = pick(0, 1) == 1;
   o.schedule.fusion = pick(0, 1) ? ScheduleOptions::Fusion::kMax : ScheduleOptions::Fusion::kMin;
   o.schedule.use_isl = pick(0, 9) != 0;
