@@ -29,6 +29,7 @@
 #include "nn/poly_backend.h"
 #include "nn/poly_network.h"
 #include "polyhedral/c_frontend.h"
+#include "polyhedral/jit.h"
 #include "polyhedral/polyc.h"
 #include "polyhedral/preprocess.h"
 #include "util/error.h"
@@ -207,7 +208,7 @@ void warm_network(const NetSource& net) {
   const auto start = std::chrono::steady_clock::now();
   nn::make_poly_backend(net.network, nn::net_shape(net.game->info()), nn::BackendOptions{});
   std::printf("the forward pass of %s's %s network is in %s (%.1f s)\n", net.game->spec().to_string().c_str(),
-              net.network.type.c_str(), nn::default_kernel_cache().c_str(),
+              net.network.type.c_str(), poly::default_cache_dir().c_str(),
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 

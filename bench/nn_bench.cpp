@@ -60,7 +60,7 @@ double best_forward_ms(nn::Backend& backend, const std::vector<float>& input, in
 
 double measure_fma_peak(double seconds) {
   try {
-    poly::JitCache cache(nn::default_kernel_cache(), "gcc", "-O2 -march=native -fPIC -shared");
+    poly::JitCache cache(poly::default_cache_dir(), "gcc", "-O2 -march=native -fPIC -shared");
     auto module = cache.load(kPeakSource);
     auto* peak = module->function<float(long)>("pz_fma_peak");
     long iterations = 1 << 16;

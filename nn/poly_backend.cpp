@@ -61,7 +61,7 @@ std::shared_ptr<const CompiledNetwork> compiled_network(const NetConfig& config,
   auto c = std::make_shared<CompiledNetwork>();
   c->network = std::make_unique<PolyNetwork>(config, shape, 0, winograd);
   const std::string source = c->network->source();
-  poly::JitCache cache(cache_dir.empty() ? default_kernel_cache() : cache_dir, "gcc", kFlags);
+  poly::JitCache cache(cache_dir.empty() ? poly::default_cache_dir() : cache_dir, "gcc", kFlags);
   try {
     c->module = cache.load(source);
   } catch (const std::exception& e) {
@@ -139,13 +139,6 @@ class PolyBackend final : public Backend {
 };
 
 }  // namespace
-
-std::string default_kernel_cache() {
-  if (const char* dir = std::getenv("PZ_KERNEL_CACHE"); dir && *dir) return dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/polyzero/kernels";
-  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/polyzero/kernels";
-  return "/tmp/polyzero-kernels";
-}
 
 std::unique_ptr<Backend> make_poly_backend(const NetConfig& config, const NetShape& shape, const BackendOptions& options) {
   return std::make_unique<PolyBackend>(config, shape, options);

@@ -23,7 +23,4 @@ namespace pz::nn {
 
 std::unique_ptr<Backend> make_poly_backend(const NetConfig& config, const NetShape& shape, const BackendOptions& options);
 
-// The directory the poly backend caches its kernels in when options name none.
-std::string default_kernel_cache();
-
 }  // namespace pz::nn

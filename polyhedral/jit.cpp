@@ -163,4 +163,11 @@ std::shared_ptr<JitModule> JitCache::load(const std::string& source) const {
   return built;
 }
 
+std::string default_cache_dir() {
+  if (const char* dir = std::getenv("PZ_KERNEL_CACHE"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/polyzero/kernels";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/polyzero/kernels";
+  return "/tmp/polyzero-kernels";
+}
+
 }  // namespace pz::poly

@@ -45,6 +45,11 @@ class JitModule {
   bool from_cache_;
 };
 
+// Where compiled kernels are cached when a client names no directory: $PZ_KERNEL_CACHE,
+// else $XDG_CACHE_HOME/polyzero/kernels, else ~/.cache/polyzero/kernels, else
+// /tmp/polyzero-kernels. Shared by every client of the JIT (nn's backend, recsys).
+std::string default_cache_dir();
+
 class JitCache {
  public:
   // `dir` is created when missing. The default compiler and flags suit polyc's output.

@@ -3,7 +3,6 @@
 #include <functional>
 #include <stdexcept>
 
-#include "nn/poly_backend.h"
 #include "polyhedral/builder.h"
 #include "polyhedral/isl_context.h"
 #include "polyhedral/jit.h"
@@ -209,7 +208,7 @@ struct FeatureCrossing::Functions {
 FeatureCrossing::FeatureCrossing(const CrossingShape& shape, const std::string& cache_dir)
     : shape_(shape), fn_(std::make_unique<Functions>()) {
   const std::string source = feature_crossing_source(shape, &reports_);
-  poly::JitCache cache(cache_dir.empty() ? nn::default_kernel_cache() : cache_dir, "gcc", kFlags);
+  poly::JitCache cache(cache_dir.empty() ? poly::default_cache_dir() : cache_dir, "gcc", kFlags);
   try {
     module_ = cache.load(source);
   } catch (const std::exception& e) {
