@@ -11,6 +11,7 @@
 #include "apps/torch_support.h"
 #include "apps/train_config_args.h"
 #include "bench/nn_bench.h"
+#include "bench/train_step_bench.h"
 #include "bench/recsys_bench.h"
 #include "bench/train_bench.h"
 #ifdef PZ_HAVE_DIST
@@ -48,13 +49,17 @@ void add_network_bench_commands(CLI::App& cmd) {
                            targs->bench, std::cout);
   });
   auto* nn_cmd = cmd.add_subcommand(
-      "nn", "network forward passes, torch against poly (one thread): ms, GFLOP/s and share of one core's FMA peak");
+      "nn",
+      "network forward passes, torch against poly (one thread): ms, GFLOP/s and share of one core's FMA peak; then the "
+      "training step of the torch and poly learners");
   struct NnArgs {
     GameArgs game;
     std::string config_file;
     std::vector<std::string> set;
     bench::NnBenchOptions bench;
     bool no_direct = false;
+    std::vector<int> train_batches{128, 256};
+    bool no_train = false;
   };
   auto nargs = std::make_shared<NnArgs>();
   nargs->game.add_to(*nn_cmd, "connect4");
@@ -69,6 +74,11 @@ void add_network_bench_commands(CLI::App& cmd) {
       ->capture_default_str();
   nn_cmd->add_flag("--no-direct", nargs->no_direct, "do not also time poly's direct convolutions (Winograd off)");
   nn_cmd->add_flag("--json", no.json, "one JSON object per row, then a summary");
+  nn_cmd->add_option("--train-batches", nargs->train_batches, "batch sizes of the training step")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  nn_cmd->add_flag("--no-train", nargs->no_train, "forward passes only: do not time the training step");
   nn_cmd->callback([nargs] {
     const auto game = nargs->game.make();
     bench::NnBenchOptions o = nargs->bench;
@@ -76,6 +86,14 @@ void add_network_bench_commands(CLI::App& cmd) {
     o.network = nn::parse_train_config(assemble_train_config(*game, nargs->config_file, nargs->set)).network;
     o.direct = !nargs->no_direct;
     bench::run_nn_bench(o, std::cout);
+    if (nargs->no_train) return;
+    bench::TrainStepOptions t;
+    t.game = o.game;
+    t.network = o.network;
+    t.batches = nargs->train_batches;
+    t.seconds = o.seconds;
+    t.threads = o.threads;
+    bench::write_training_steps(bench::measure_training_steps(t), o.json, std::cout);
   });
   auto* recsys_cmd = cmd.add_subcommand(
       "recsys", "feature-crossing kernels (FM, DLRM dot, DCN-v2 cross), forward and backward, poly against LibTorch (one thread)");

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "nn/files.h"
+#include "nn/poly_training.h"
 #include "optim/optimizer.h"
 #include "optim/torch_param_groups.h"
 #include "util/error.h"
@@ -31,11 +32,24 @@ Learner::Learner(const games::Game& game, const LearnerConfig& config, std::uint
   torch::manual_seed(seed);
   net_ = make_network(config_.network, game.info());
   net_->train();
+  if (config_.backend == "poly") {
+    poly_ = std::make_unique<PolyTrainingNet>(config_.network, net_->shape());
+  } else if (config_.backend != "torch") {
+    throw util::UsageError("learner.backend: \"" + config_.backend + "\" is not one of \"torch\", \"poly\"");
+  }
   optimizer_ = optim::make_optimizer(optimizer_config_, net_->named_parameters());
   scheduler_ = optim::make_scheduler(config_.scheduler, *optimizer_);
 }
 
 Learner::~Learner() = default;
+
+NetOutput Learner::heads(const torch::Tensor& observations) {
+  return poly_ ? poly_->heads(*net_, observations) : net_->heads(observations);
+}
+
+torch::Tensor Learner::log_softmax(const torch::Tensor& logits, std::int64_t dim) const {
+  return poly_ ? poly_->log_softmax(logits) : torch::log_softmax(logits, dim);
+}
 
 double Learner::lr() const { return optimizer_->param_groups()[0].options().get_lr(); }
 
@@ -59,15 +73,15 @@ StepStats Learner::train_step(const Batch& batch) {
   std::vector<torch::Tensor> buffers_before;
   for (const auto& b : net_->buffers()) buffers_before.push_back(b.clone());
   optimizer_->zero_grad();
-  const NetOutput out = net_->heads(obs);
-  auto per_row = -(pi * torch::log_softmax(out.policy, 1)).sum(1);
+  const NetOutput out = heads(obs);
+  auto per_row = -(pi * log_softmax(out.policy, 1)).sum(1);
   auto policy_loss = (per_row * mask).sum() / mask.sum().clamp_min(1.0);
   torch::Tensor value_loss;
   if (config_.network.wdl()) {
     // Outcomes in between (draws, scores, q_mix blends) become soft targets with the same
     // expectation: z ≥ 0 → (z, 1 − z, 0), z < 0 → (0, 1 + z, −z), so W − L = z.
     const auto target = torch::stack({z.clamp_min(0), 1 - z.abs(), (-z).clamp_min(0)}, 2);
-    value_loss = -(target * torch::log_softmax(out.value_logits, 2)).sum(2).mean();
+    value_loss = -(target * log_softmax(out.value_logits, 2)).sum(2).mean();
   } else {
     value_loss = torch::mse_loss(out.value, z);
   }

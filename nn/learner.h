@@ -51,11 +51,16 @@ class Optimizer;
 
 namespace pz::nn {
 
+class PolyTrainingNet;
+
 struct LearnerConfig {
   NetConfig network;
   nlohmann::json optimizer = {{"type", "sgd"}, {"lr", 0.02}, {"momentum", 0.9}, {"weight_decay", 1e-4}};
   nlohmann::json scheduler = {{"type", "constant"}, {"factor", 1.0}, {"total_iters", 1}};
   double value_weight = 1.0;
+  // The network passes: "torch" (LibTorch's ops) or "poly" (the kernels polyc generates,
+  // poly_training.h). The same weights, optimiser and state files either way.
+  std::string backend = "torch";
 };
 
 struct StepStats {
@@ -107,6 +112,7 @@ class Learner {
   LearnerConfig config_;
   optim::OptimizerConfig optimizer_config_;
   PolicyValueNet net_{nullptr};
+  std::unique_ptr<PolyTrainingNet> poly_;  // set when config_.backend is "poly"
   std::unique_ptr<torch::optim::Optimizer> optimizer_;
   std::unique_ptr<optim::LRScheduler> scheduler_;
   std::int64_t step_ = 0;
@@ -114,6 +120,8 @@ class Learner {
 
   // The group's mean of the gradients, floating buffers and loss terms (in place).
   void average_over_group(torch::Tensor& loss, torch::Tensor& policy_loss, torch::Tensor& value_loss);
+  NetOutput heads(const torch::Tensor& observations);
+  torch::Tensor log_softmax(const torch::Tensor& logits, std::int64_t dim) const;  // dim: the last
   static bool step_is_finite(const StepStats& stats);  // loss and gradient norm
   static std::string divergence_reason(const StepStats& stats);
   void restore_buffers(const std::vector<torch::Tensor>& saved);

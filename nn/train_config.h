@@ -25,6 +25,8 @@
 //               augment (random symmetry per sample)
 //   learner     batch_size, steps (the run's length: the schedule is sized to it),
 //               publish_every (steps between weight hot-swaps to the actors), value_weight,
+//               backend (the learner's network passes: "torch", LibTorch's ops, or "poly",
+//               the kernels polyc generates, poly_training.h),
 //               optimizer (optim/optimizer_config.h), scheduler (optim/scheduler_factory.h;
 //               a poly schedule without total_iters gets steps − warmup steps)
 //   checkpoint  every_steps, every_minutes, keep (the newest N are kept)
@@ -61,7 +63,7 @@ struct TrainConfig {
   mcts::SelfPlayConfig selfplay;
   std::size_t cache_entries = 0;
   bool synchronous = false;
-  std::string backend = "auto";  // the actors' network backend (backend.h); the learner trains with LibTorch
+  std::string backend = "auto";  // the actors' network backend (backend.h)
   int backend_threads = 1;        // threads of one self-play network evaluation (backend.h)
 
   std::size_t replay_capacity = 100000;
@@ -74,6 +76,7 @@ struct TrainConfig {
   std::int64_t steps = 10000;
   int publish_every = 50;
   double value_weight = 1.0;
+  std::string learner_backend = "torch";  // "torch" or "poly" (learner.h)
   nlohmann::json optimizer, scheduler;
 
   int checkpoint_every_steps = 500;

@@ -61,6 +61,7 @@ LearnerConfig learner_config(const TrainConfig& config) {
   lc.optimizer = config.optimizer;
   lc.scheduler = config.scheduler;
   lc.value_weight = config.value_weight;
+  lc.backend = config.learner_backend;
   return lc;
 }
 

@@ -4,9 +4,8 @@
 #include <stdexcept>
 
 #include "polyhedral/builder.h"
-#include "polyhedral/isl_context.h"
 #include "polyhedral/jit.h"
-#include "polyhedral/polyc.h"
+#include "polyhedral/kernel_writer.h"
 
 namespace pz::recsys {
 
@@ -17,70 +16,26 @@ constexpr const char* kFlags = "-O3 -march=native -mprefer-vector-width=512 -fop
 
 std::string str(long long v) { return std::to_string(v); }
 
-// A pointer argument of a kernel: its C name and, for a multi-dimensional array, the sizes
-// of its rows ("[26][16]": the first dimension is the batch or the first index).
-struct Argument {
-  std::string name, rows;
-  bool write = false;
-};
-
-// One exported function: its arguments and its loop nests, each a separate scop through
-// polyc's whole pipeline.
-class KernelWriter {
- public:
-  KernelWriter(std::string name, std::vector<Argument> arguments, double flops)
-      : name_(std::move(name)), arguments_(std::move(arguments)), flops_(flops) {}
-
-  using Nest = std::function<void(poly::ScopBuilder&)>;
-  KernelWriter& nest(Nest describe) {
-    nests_.push_back(std::move(describe));
+// One exported function and the FLOPs it does per example.
+struct Kernel {
+  Kernel(std::string name, std::vector<poly::KernelArgument> arguments, double flops)
+      : writer(std::move(name), std::move(arguments)), flops_per_example(flops) {}
+  Kernel& nest(poly::KernelWriter::Nest describe) {
+    writer.nest(std::move(describe));
     return *this;
   }
-
-  std::string source(CrossingKernelReport& report) const {
-    std::string code = "void " + name_ + "(int N";
-    for (const Argument& a : arguments_) code += std::string(", ") + (a.write ? "float" : "const float") + "* restrict " + a.name + "_";
-    code += ") {\n";
-    for (const Argument& a : arguments_) {
-      const std::string type = a.write ? "float" : "const float";
-      if (a.rows.empty()) code += "  " + type + "* restrict " + a.name + " = " + a.name + "_;\n";
-      else code += "  " + type + " (*restrict " + a.name + ")" + a.rows + " = (" + type + " (*)" + a.rows + ")" + a.name + "_;\n";
-    }
-    report.name = name_;
-    report.flops_per_example = flops_;
-    for (const Nest& describe : nests_) {
-      poly::IslContext ctx;
-      poly::ScopBuilder b(ctx.ctx());
-      b.param("N");
-      for (const Argument& a : arguments_) b.array(a.name, "float");
-      describe(b);
-      poly::Scop scop = b.build();
-      poly::PolycOptions options;
-      options.register_block.enabled = true;
-      options.vectorize = true;
-      options.data_movement = false;
-      poly::ScopReport scop_report;
-      code += "  {\n" + poly::optimize_scop(ctx, scop, options, scop_report, "    ") + "  }\n";
-      report.schedule += (report.schedule.empty() ? "" : "; ") + scop_report.schedule_origin;
-    }
-    return code + "}\n\n";
-  }
-
- private:
-  std::string name_;
-  std::vector<Argument> arguments_;
-  double flops_;
-  std::vector<Nest> nests_;
+  poly::KernelWriter writer;
+  double flops_per_example;
 };
 
-std::vector<KernelWriter> kernels(const CrossingShape& shape) {
+std::vector<Kernel> kernels(const CrossingShape& shape) {
   const long long F = shape.features, D = shape.dim, K = shape.cross_width();
   const std::string f = str(F), d = str(D), k = str(K);
   const std::string embeddings = "[" + f + "][" + d + "]", pairs = "[" + f + "][" + f + "]", row = "[" + k + "]";
-  std::vector<KernelWriter> out;
+  std::vector<Kernel> out;
 
   // fm: sum = Σ_f v; y = ½ Σ_d sum² − ½ Σ_f Σ_d v².
-  out.emplace_back(KernelWriter("pz_fm_forward", {{"v", embeddings}, {"y", "", true}, {"sum", "[" + d + "]", true}},
+  out.emplace_back(Kernel("pz_fm_forward", {{"v", embeddings}, {"y", "", true}, {"sum", "[" + d + "]", true}},
                                 static_cast<double>(3 * F * D + 3 * D))
                        .nest([&](poly::ScopBuilder& b) {
                          b.for_("b", "0", "N");
@@ -92,7 +47,7 @@ std::vector<KernelWriter> kernels(const CrossingShape& shape) {
                          b.end();
                        }));
   out.emplace_back(
-      KernelWriter("pz_fm_backward", {{"v", embeddings}, {"sum", "[" + d + "]"}, {"dy", ""}, {"dv", embeddings, true}},
+      Kernel("pz_fm_backward", {{"v", embeddings}, {"sum", "[" + d + "]"}, {"dy", ""}, {"dv", embeddings, true}},
                    static_cast<double>(2 * F * D))
           .nest([&](poly::ScopBuilder& b) {
             b.for_("b", "0", "N").for_("i", "0", f).for_("e", "0", d);
@@ -100,7 +55,7 @@ std::vector<KernelWriter> kernels(const CrossingShape& shape) {
           }));
 
   // dot: the strictly lower triangle of x xᵀ per example, and its gradient.
-  out.emplace_back(KernelWriter("pz_dot_forward", {{"x", embeddings}, {"xt", "[" + d + "][" + f + "]", true}, {"z", pairs, true}},
+  out.emplace_back(Kernel("pz_dot_forward", {{"x", embeddings}, {"xt", "[" + d + "][" + f + "]", true}, {"z", pairs, true}},
                                 static_cast<double>(2 * F * F * D))
                        // x's transpose per example, so that the Gram product's vector runs
                        // along j with unit stride.
@@ -115,7 +70,7 @@ std::vector<KernelWriter> kernels(const CrossingShape& shape) {
                          b.for_("e", "0", d).stmt("z[b][i][j] += x[b][i][e] * xt[b][e][j]").end();
                          b.end().end().end();
                        }));
-  out.emplace_back(KernelWriter("pz_dot_backward", {{"x", embeddings}, {"dz", pairs}, {"s", pairs, true}, {"dx", embeddings, true}},
+  out.emplace_back(Kernel("pz_dot_backward", {{"x", embeddings}, {"dz", pairs}, {"s", pairs, true}, {"dx", embeddings, true}},
                                 static_cast<double>(2 * F * (F - 1) * D))
                        // dz symmetrised (zero diagonal), so that dx = S x is one contraction.
                        .nest([&](poly::ScopBuilder& b) {
@@ -129,7 +84,7 @@ std::vector<KernelWriter> kernels(const CrossingShape& shape) {
                        }));
 
   // cross: u = W x + bias, y = x0 ⊙ u + x, and the gradients.
-  out.emplace_back(KernelWriter("pz_cross_forward",
+  out.emplace_back(Kernel("pz_cross_forward",
                                 {{"x0", row}, {"x", row}, {"w", row}, {"bias", ""}, {"wt", row, true}, {"u", row, true}, {"y", row, true}},
                                 static_cast<double>(2 * K * K + 3 * K))
                        // Wᵀ, so that the product's vector runs along the output with unit stride.
@@ -146,7 +101,7 @@ std::vector<KernelWriter> kernels(const CrossingShape& shape) {
                        .nest([&](poly::ScopBuilder& b) {
                          b.for_("b", "0", "N").for_("i", "0", k).stmt("y[b][i] = x0[b][i] * u[b][i] + x[b][i]").end().end();
                        }));
-  out.emplace_back(KernelWriter("pz_cross_backward",
+  out.emplace_back(Kernel("pz_cross_backward",
                                 {{"x0", row},
                                  {"x", row},
                                  {"w", row},
@@ -187,10 +142,10 @@ std::string feature_crossing_source(const CrossingShape& shape, std::vector<Cros
   std::string code = "/* Generated by polyzero's recsys/: feature-crossing kernels for " + str(shape.features) +
                      " features of width " + str(shape.dim) + ", each loop nest optimised by polyc. */\n\n";
   if (reports) reports->clear();
-  for (const KernelWriter& kernel : kernels(shape)) {
-    CrossingKernelReport report;
-    code += kernel.source(report);
-    if (reports) reports->push_back(std::move(report));
+  for (const Kernel& kernel : kernels(shape)) {
+    poly::KernelReport written;
+    code += kernel.writer.source(written);
+    if (reports) reports->push_back({written.name, written.schedule, kernel.flops_per_example});
   }
   return code;
 }

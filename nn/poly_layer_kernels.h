@@ -1,0 +1,182 @@
+// The training kernels of the policy-value networks: for every layer kind the networks use,
+// the forward pass in training mode and the gradients with respect to its inputs and
+// weights, each a polyhedral program written in its plain mathematical form with
+// polyhedral/'s ScopBuilder (KernelWriter) and optimised by polyc. The convolutions' and
+// linear layers' contractions, forward and backward, are reduction chains that polyc
+// register-blocks (register_blocking.h); a convolution's weight gradient is its own loop
+// nest (a reduction over the batch and the board), scheduled by polyc like any other.
+//
+// Layout: activations are channels-last, [N][H·W][C] (nn/poly_training.h converts the
+// network's NCHW input once and back before a flattening head); weights and their
+// gradients keep torch's layouts ([out][in][kh][kw], [out][in]), so that LibTorch's
+// optimisers see ordinary parameters. Each kernel packs the weights it reads into the
+// order its vector loop wants (output channels innermost) into a workspace first.
+//
+// Every function takes the batch N first and raw float pointers; workspaces are the
+// caller's (sizes below), and every output is overwritten, never accumulated. The layer
+// shapes are compiled in; N is a runtime argument. Kernels run on the calling thread.
+//
+// Formulas (d· is the loss's gradient):
+//   conv      y[n][h][w][o] = bias[o] + Σ_{p,q,c} xp[n][h+p][w+q][c] · W[o][c][p][q], xp the
+//             input with a zero border of k/2;  dx = the same convolution of dy's padded
+//             copy with W rotated by 180° and its channel roles swapped;
+//             dW[o][c][p][q] = Σ_{n,h,w} xp[n][h+p][w+q][c] · dy[n][h][w][o];  dbias = Σ dy
+//   batch norm (training: Ioffe & Szegedy 2015) μ, σ² over N·H·W per channel (σ² biased),
+//             y = γ (x − μ)/√(σ² + ε) + β [+ residual], [ReLU]; the running statistics move
+//             by momentum 0.1 (σ² unbiased, as torch.nn.BatchNorm2d); backward: g = dy
+//             masked by y > 0 (the ReLU), the residual's gradient g, dβ = Σ g,
+//             dγ = Σ g·x̂, dx = γ/√(σ²+ε) · (g − dβ/M − x̂ dγ/M), M = N·H·W
+//   linear    y = x Wᵀ + bias [ReLU];  dx = g W, dW = gᵀ x, dbias = Σ_n g
+//   pool      network.h's global pooling: per channel mean, mean · (√(H·W) − 14)/10, max;
+//             the max's gradient is shared equally by the positions that attain it
+//             (as torch's amax)
+//   planes    y[n][s][c] = x[n][s][c] + p[n][c] [ReLU];  dx = dy masked, dp = Σ_s dx
+//   transpose [N][A][B] → [N][B][A] (its gradient: the transpose back)
+//   tanh      y = tanh x;  dx = dy (1 − y²)
+//   log-softmax over rows of L: y = x − max − log Σ exp(x − max);  dx = dy − exp(y) Σ dy
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "polyhedral/kernel_writer.h"
+
+namespace pz::poly {
+class JitModule;
+}
+
+namespace pz::nn {
+
+struct ConvShape {
+  int in_channels = 0, out_channels = 0, height = 0, width = 0, kernel = 3;  // kernel 1 or 3
+  bool bias = false;
+  int pad() const { return kernel / 2; }
+  auto key() const { return std::tie(in_channels, out_channels, height, width, kernel, bias); }
+  bool operator<(const ConvShape& o) const { return key() < o.key(); }
+};
+struct BatchNormShape {
+  int channels = 0, plane = 0;  // plane: H·W
+  bool residual = false, relu = false;
+  auto key() const { return std::tie(channels, plane, residual, relu); }
+  bool operator<(const BatchNormShape& o) const { return key() < o.key(); }
+};
+struct LinearShape {
+  int inputs = 0, outputs = 0;
+  bool relu = false;
+  auto key() const { return std::tie(inputs, outputs, relu); }
+  bool operator<(const LinearShape& o) const { return key() < o.key(); }
+};
+struct PlaneShape {  // pooling and per-channel planes: [N][plane][channels]
+  int channels = 0, height = 0, width = 0;
+  bool relu = false;  // planes: ReLU after the sum (pooling: always false)
+  int plane() const { return height * width; }
+  auto key() const { return std::tie(channels, height, width, relu); }
+  bool operator<(const PlaneShape& o) const { return key() < o.key(); }
+};
+struct MatrixShape {  // transpose: [N][rows][cols]; log-softmax: rows of cols; tanh: rows × cols values
+  int rows = 0, cols = 0;
+  auto key() const { return std::tie(rows, cols); }
+  bool operator<(const MatrixShape& o) const { return key() < o.key(); }
+};
+
+// Batch-norm hyper-parameters: torch.nn.BatchNorm2d's defaults, which network.h uses.
+inline constexpr float kBatchNormMomentum = 0.1f;
+inline constexpr float kBatchNormEpsilon = 1e-5f;
+
+// The layers of one network, as nn/poly_training.h collects them.
+struct LayerShapes {
+  std::vector<ConvShape> convs;
+  std::vector<BatchNormShape> batch_norms;
+  std::vector<LinearShape> linears;
+  std::vector<PlaneShape> pools, planes;
+  std::vector<MatrixShape> transposes, log_softmaxes, tanhs;
+};
+
+// Workspace sizes in floats, for n positions.
+std::size_t conv_padded_floats(const ConvShape& s, int n);   // xp / dy's padded copy (0 for 1×1)
+std::size_t conv_weight_floats(const ConvShape& s);          // one packed weight copy
+
+struct ConvKernels {
+  // x [N][H·W][C], w [O][C][k][k], bias [O] (ignored without bias), wt [k·k·C·O],
+  // xp [conv_padded_floats] (3×3: written, kept for weight_gradient) → y [N][H·W][O]
+  void (*forward)(int, const float* x, const float* w, const float* bias, float* wt, float* xp, float* y);
+  // dy [N][H·W][O], w → dx [N][H·W][C]; wd [k·k·O·C] and dyp [padded, O channels] workspaces
+  void (*input_gradient)(int, const float* dy, const float* w, float* wd, float* dyp, float* dx);
+  // xp (3×3: the forward's; 1×1: x), dy → dw [O][C][k][k], dbias [O] (ignored without bias);
+  // dwt [k·k·C·O] workspace
+  void (*weight_gradient)(int, const float* xp, const float* dy, float* dwt, float* dw, float* dbias);
+};
+struct BatchNormKernels {
+  // x, residual (ignored without) [N][plane][C], γ, β [C]; running mean/var [C] moved in place
+  // → y, mean [C], var [C] (biased), invstd [C]
+  void (*forward)(int, const float* x, const float* residual, const float* gamma, const float* beta,
+                  float* running_mean, float* running_var, float* mean, float* var, float* invstd, float* y);
+  // dy, y (the output, for the ReLU mask), x, mean, invstd, γ → g [N][plane][C] (the
+  // residual's gradient: dy masked), dx, dγ, dβ
+  void (*backward)(int, const float* dy, const float* y, const float* x, const float* mean, const float* invstd,
+                   const float* gamma, float* g, float* dx, float* dgamma, float* dbeta);
+};
+struct LinearKernels {
+  // x [N][I], w [O][I], bias [O], wt [I·O] workspace → y [N][O]
+  void (*forward)(int, const float* x, const float* w, const float* bias, float* wt, float* y);
+  // dy, y (ReLU mask), x, w → g [N][O] (dy masked), dx [N][I], dw [O][I], dbias [O]
+  void (*backward)(int, const float* dy, const float* y, const float* x, const float* w, float* g, float* dx, float* dw,
+                   float* dbias);
+};
+struct PoolKernels {
+  // x [N][plane][C] → y [N][3C]
+  void (*forward)(int, const float* x, float* y);
+  // x, y, dy [N][3C] → dx [N][plane][C]; ties [N][C] workspace (positions at the max)
+  void (*backward)(int, const float* x, const float* y, const float* dy, float* ties, float* dx);
+};
+struct PlaneKernels {
+  void (*forward)(int, const float* x, const float* planes, float* y);  // y = x + planes[n][c] [ReLU]
+  // dy, y (ReLU mask) → dx (dy masked), dplanes [N][C] (Σ of dx over the plane)
+  void (*backward)(int, const float* dy, const float* y, float* dx, float* dplanes);
+};
+struct MatrixKernels {
+  // work: [N][rows][2] floats (log-softmax's row maximum and log-sum; unused by the others)
+  void (*forward)(int, const float* x, float* work, float* y);
+  // dy, y (the forward's output) → dx (transpose: the transpose back, from dy alone)
+  void (*backward)(int, const float* dy, const float* y, float* work, float* dx);
+};
+
+class PolyLayerKernels {
+ public:
+  // Generates every layer's kernels and compiles them as one translation unit through the
+  // JIT (cached on disk: `cache_dir`, or poly::default_cache_dir() when empty). Throws
+  // std::runtime_error when the C compiler fails.
+  explicit PolyLayerKernels(const LayerShapes& shapes, const std::string& cache_dir = "");
+  ~PolyLayerKernels();
+
+  // Throws std::out_of_range for a shape the kernels were not built for.
+  const ConvKernels& conv(const ConvShape& s) const { return convs_.at(s); }
+  const BatchNormKernels& batch_norm(const BatchNormShape& s) const { return batch_norms_.at(s); }
+  const LinearKernels& linear(const LinearShape& s) const { return linears_.at(s); }
+  const PoolKernels& pool(const PlaneShape& s) const { return pools_.at(s); }
+  const PlaneKernels& planes(const PlaneShape& s) const { return planes_.at(s); }
+  const MatrixKernels& transpose(const MatrixShape& s) const { return transposes_.at(s); }
+  const MatrixKernels& log_softmax(const MatrixShape& s) const { return log_softmaxes_.at(s); }
+  const MatrixKernels& tanh(const MatrixShape& s) const { return tanhs_.at(s); }
+
+  // One line per generated function and polyc's schedule for its nests.
+  const std::vector<poly::KernelReport>& reports() const { return reports_; }
+
+ private:
+  std::shared_ptr<poly::JitModule> module_;
+  std::vector<poly::KernelReport> reports_;
+  std::map<ConvShape, ConvKernels> convs_;
+  std::map<BatchNormShape, BatchNormKernels> batch_norms_;
+  std::map<LinearShape, LinearKernels> linears_;
+  std::map<PlaneShape, PoolKernels> pools_;
+  std::map<PlaneShape, PlaneKernels> planes_;
+  std::map<MatrixShape, MatrixKernels> transposes_, log_softmaxes_, tanhs_;
+};
+
+// The C translation unit for `shapes` (what PolyLayerKernels compiles).
+std::string layer_kernels_source(const LayerShapes& shapes, std::vector<poly::KernelReport>* reports = nullptr);
+
+}  // namespace pz::nn

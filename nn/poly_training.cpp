@@ -1,0 +1,395 @@
+#include "nn/poly_training.h"
+
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+namespace pz::nn {
+
+namespace {
+
+using torch::Tensor;
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+float* data(Tensor& t) { return t.data_ptr<float>(); }
+const float* data(const Tensor& t) { return t.data_ptr<float>(); }
+int batch_of(const Tensor& t) { return static_cast<int>(t.size(0)); }
+Tensor empty(std::initializer_list<std::int64_t> sizes) { return torch::empty(sizes, torch::kFloat32); }
+Tensor empty_floats(std::size_t n) { return torch::empty({static_cast<std::int64_t>(std::max<std::size_t>(n, 1))}, torch::kFloat32); }
+
+// An absent optional input (a convolution's bias, a batch norm's residual): autograd's
+// custom functions need every tensor argument defined, so absent is empty.
+Tensor absent() { return torch::empty({0}, torch::kFloat32); }
+bool present(const Tensor& t) { return t.numel() > 0; }
+
+// Non-tensor arguments travel through saved_data as integers.
+template <class T>
+void keep(AutogradContext* ctx, const char* key, const T* p) {
+  ctx->saved_data[key] = static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(p));
+}
+template <class T>
+const T* kept(AutogradContext* ctx, const char* key) {
+  return reinterpret_cast<const T*>(static_cast<std::intptr_t>(ctx->saved_data[key].toInt()));
+}
+
+// ---- the autograd Functions, one per layer kind -------------------------------------------
+
+struct ConvFunction : torch::autograd::Function<ConvFunction> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& x, const Tensor& w, const Tensor& bias, const ConvKernels* k,
+                        ConvShape s) {
+    const int n = batch_of(x);
+    Tensor y = empty({n, s.height * s.width, s.out_channels});
+    Tensor wt = empty_floats(conv_weight_floats(s));
+    Tensor xp = s.pad() > 0 ? empty_floats(conv_padded_floats(s, n)) : x;
+    k->forward(n, data(x), data(w), present(bias) ? data(bias) : nullptr, data(wt), s.pad() > 0 ? data(xp) : nullptr, data(y));
+    ctx->save_for_backward({xp, w});
+    keep(ctx, "kernels", k);
+    ctx->saved_data["shape"] = std::vector<std::int64_t>{s.in_channels, s.out_channels, s.height, s.width, s.kernel, s.bias};
+    return y;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto saved = ctx->get_saved_variables();
+    const Tensor &xp = saved[0], &w = saved[1];
+    const auto v = ctx->saved_data["shape"].toIntVector();
+    const ConvShape s{static_cast<int>(v[0]), static_cast<int>(v[1]), static_cast<int>(v[2]), static_cast<int>(v[3]),
+                      static_cast<int>(v[4]), v[5] != 0};
+    const ConvKernels* k = kept<ConvKernels>(ctx, "kernels");
+    const Tensor dy = grads[0].contiguous();
+    const int n = batch_of(dy);
+    Tensor dx, dw = torch::empty_like(w), dbias;
+    if (ctx->needs_input_grad(0)) {
+      dx = empty({n, s.height * s.width, s.in_channels});
+      Tensor wd = empty_floats(conv_weight_floats(s)), dyp = empty_floats(conv_padded_floats(s, n));
+      k->input_gradient(n, data(dy), data(w), data(wd), data(dyp), data(dx));
+    }
+    if (s.bias) dbias = empty({s.out_channels});
+    Tensor dwt = empty_floats(conv_weight_floats(s));
+    k->weight_gradient(n, data(xp), data(dy), data(dwt), data(dw), s.bias ? data(dbias) : nullptr);
+    return {dx, dw, dbias, Tensor(), Tensor()};
+  }
+};
+
+struct BatchNormFunction : torch::autograd::Function<BatchNormFunction> {
+  // running_mean and running_var move in place (buffers, not differentiated).
+  static Tensor forward(AutogradContext* ctx, const Tensor& x, const Tensor& residual, const Tensor& gamma,
+                        const Tensor& beta, Tensor running_mean, Tensor running_var, const BatchNormKernels* k) {
+    const int n = batch_of(x), c = static_cast<int>(x.size(2));
+    Tensor y = torch::empty_like(x), mean = empty({c}), var = empty({c}), invstd = empty({c});
+    k->forward(n, data(x), present(residual) ? data(residual) : nullptr, data(gamma), data(beta), data(running_mean),
+               data(running_var), data(mean), data(var), data(invstd), data(y));
+    ctx->save_for_backward({x, y, mean, invstd, gamma});
+    ctx->saved_data["residual"] = present(residual);
+    keep(ctx, "kernels", k);
+    return y;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto s = ctx->get_saved_variables();
+    const Tensor &x = s[0], &y = s[1], &mean = s[2], &invstd = s[3], &gamma = s[4];
+    const Tensor dy = grads[0].contiguous();
+    Tensor g = torch::empty_like(x), dx = torch::empty_like(x), dgamma = torch::empty_like(gamma), dbeta = torch::empty_like(gamma);
+    kept<BatchNormKernels>(ctx, "kernels")
+        ->backward(batch_of(x), data(dy), data(y), data(x), data(mean), data(invstd), data(gamma), data(g), data(dx),
+                   data(dgamma), data(dbeta));
+    return {dx, ctx->saved_data["residual"].toBool() ? g : Tensor(), dgamma, dbeta, Tensor(), Tensor(), Tensor()};
+  }
+};
+
+struct LinearFunction : torch::autograd::Function<LinearFunction> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& x, const Tensor& w, const Tensor& bias, const LinearKernels* k) {
+    const int n = batch_of(x);
+    Tensor y = empty({n, w.size(0)}), wt = torch::empty_like(w);
+    k->forward(n, data(x), data(w), data(bias), data(wt), data(y));
+    ctx->save_for_backward({x, w, y});
+    keep(ctx, "kernels", k);
+    return y;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto s = ctx->get_saved_variables();
+    const Tensor &x = s[0], &w = s[1], &y = s[2];
+    const Tensor dy = grads[0].contiguous();
+    Tensor g = torch::empty_like(y), dx = torch::empty_like(x), dw = torch::empty_like(w), dbias = empty({w.size(0)});
+    kept<LinearKernels>(ctx, "kernels")
+        ->backward(batch_of(x), data(dy), data(y), data(x), data(w), data(g), data(dx), data(dw), data(dbias));
+    return {dx, dw, dbias, Tensor()};
+  }
+};
+
+struct PoolFunction : torch::autograd::Function<PoolFunction> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& x, const PoolKernels* k) {
+    const int n = batch_of(x);
+    Tensor y = empty({n, 3 * x.size(2)});
+    k->forward(n, data(x), data(y));
+    ctx->save_for_backward({x, y});
+    keep(ctx, "kernels", k);
+    return y;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto s = ctx->get_saved_variables();
+    const Tensor &x = s[0], &y = s[1];
+    const Tensor dy = grads[0].contiguous();
+    Tensor ties = empty({x.size(0), x.size(2)}), dx = torch::empty_like(x);
+    kept<PoolKernels>(ctx, "kernels")->backward(batch_of(x), data(x), data(y), data(dy), data(ties), data(dx));
+    return {dx, Tensor()};
+  }
+};
+
+struct PlanesFunction : torch::autograd::Function<PlanesFunction> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& x, const Tensor& planes, const PlaneKernels* k) {
+    Tensor y = torch::empty_like(x);
+    k->forward(batch_of(x), data(x), data(planes), data(y));
+    ctx->save_for_backward({y});
+    keep(ctx, "kernels", k);
+    return y;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const Tensor y = ctx->get_saved_variables()[0];
+    const Tensor dy = grads[0].contiguous();
+    Tensor dx = torch::empty_like(y), dp = empty({y.size(0), y.size(2)});
+    kept<PlaneKernels>(ctx, "kernels")->backward(batch_of(y), data(dy), data(y), data(dx), data(dp));
+    return {dx, dp, Tensor()};
+  }
+};
+
+// Transpose, tanh and log-softmax: x → y of `out_sizes`, the backward from dy and y.
+struct MatrixFunction : torch::autograd::Function<MatrixFunction> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& x, const MatrixKernels* k, std::vector<std::int64_t> out_sizes,
+                        MatrixShape s) {
+    const int n = batch_of(x);
+    Tensor y = torch::empty(out_sizes, torch::kFloat32), work = empty({n, s.rows, 2});
+    k->forward(n, data(x), data(work), data(y));
+    ctx->save_for_backward({y});
+    ctx->saved_data["in_sizes"] = x.sizes().vec();
+    ctx->saved_data["rows"] = static_cast<std::int64_t>(s.rows);
+    keep(ctx, "kernels", k);
+    return y;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const Tensor y = ctx->get_saved_variables()[0];
+    const Tensor dy = grads[0].contiguous();
+    Tensor dx = torch::empty(ctx->saved_data["in_sizes"].toIntVector(), torch::kFloat32);
+    Tensor work = empty({y.size(0), ctx->saved_data["rows"].toInt(), 2});
+    kept<MatrixKernels>(ctx, "kernels")->backward(batch_of(y), data(dy), data(y), data(work), data(dx));
+    return {dx, Tensor(), Tensor(), Tensor()};
+  }
+};
+
+// ---- the network, walked once to collect its layer shapes and once per pass to run ---------
+
+// An activation: channels-last [N, H·W, C] on a board, or [N, C] (height = width = 0).
+struct Act {
+  Tensor t;
+  int channels = 0, height = 0, width = 0;
+  bool spatial() const { return height > 0; }
+  int plane() const { return height * width; }
+};
+
+// The operations the walk needs; Recorder collects shapes, Runner computes.
+class Ops {
+ public:
+  virtual ~Ops() = default;
+  virtual Act conv(const std::string& module, const Act& x, int out_channels, int kernel, bool bias) = 0;
+  virtual Act batch_norm(const std::string& module, const Act& x, const Act* residual, bool relu) = 0;
+  virtual Act planes(const Act& x, const Act& p, bool relu) = 0;
+  virtual Act pool(const Act& x) = 0;
+  virtual Act flatten(const Act& x) = 0;  // torch's flatten(1) of the NCHW tensor: [N, C·H·W]
+  virtual Act linear(const std::string& module, const Act& x, int outputs, bool relu) = 0;
+  virtual Act tanh(const Act& x) = 0;
+};
+
+// network.h's heads(): the same layers, in the same order, with the same module names.
+struct Heads {
+  Act policy, value, value_logits;  // value_logits: a "wdl" head's [N, 3·outputs]
+};
+
+Act conv_bn(Ops& ops, const std::string& conv, const std::string& bn, const Act& x, int channels, int kernel, bool relu,
+            const Act* residual = nullptr) {
+  return ops.batch_norm(bn, ops.conv(conv, x, channels, kernel, false), residual, relu);
+}
+
+Heads walk(Ops& ops, const NetConfig& config, const NetShape& shape, const Act& input) {
+  const int c = config.channels, pc = config.policy_channels, vc = config.value_channels;
+  const bool pooled = config.pooled();
+  Act h = conv_bn(ops, "stem_conv", "stem_bn", input, c, 3, true);
+  for (int b = 0; b < config.blocks; ++b) {
+    const std::string m = "tower." + std::to_string(b) + ".";
+    Act y;
+    if (pooled && b % 2 == 1) {
+      const Act g = ops.pool(conv_bn(ops, m + "global_conv", m + "global_bn", h, config.global_channels, 3, true));
+      const Act bias = ops.linear(m + "global_fc", g, c, false);
+      y = ops.planes(conv_bn(ops, m + "conv1", m + "bn1", h, c, 3, false), bias, true);
+    } else {
+      y = conv_bn(ops, m + "conv1", m + "bn1", h, c, 3, true);
+    }
+    h = conv_bn(ops, m + "conv2", m + "bn2", y, c, 3, true, &h);
+  }
+  Heads out;
+  const int actions = shape.policy.size();
+  if (pooled) {
+    const Act g = ops.pool(conv_bn(ops, "policy_global_conv", "policy_global_bn", h, pc, 1, true));
+    if (shape.spatial_policy) {
+      const Act bias = ops.linear("policy_global_fc", g, pc, false);
+      const Act p = ops.batch_norm("policy_bn", ops.planes(ops.conv("policy_conv", h, pc, 1, false), bias, false), nullptr, true);
+      out.policy = ops.flatten(ops.conv("policy_out", p, shape.policy.channels, 1, true));
+    } else {
+      out.policy = ops.linear("policy_fc", g, actions, false);
+    }
+  } else {
+    const Act p = conv_bn(ops, "policy_conv", "policy_bn", h, pc, 1, true);
+    out.policy = shape.spatial_policy ? ops.flatten(ops.conv("policy_out", p, shape.policy.channels, 1, true))
+                                      : ops.linear("policy_fc", ops.flatten(p), actions, false);
+  }
+  Act v = conv_bn(ops, "value_conv", "value_bn", h, vc, 1, true);
+  v = pooled ? ops.pool(v) : ops.flatten(v);
+  v = ops.linear("value_fc1", v, config.value_hidden, true);
+  v = ops.linear("value_fc2", v, config.wdl() ? 3 * shape.value_outputs : shape.value_outputs, false);
+  if (config.wdl()) out.value_logits = v;
+  else out.value = ops.tanh(v);
+  return out;
+}
+
+class Recorder final : public Ops {
+ public:
+  LayerShapes shapes;
+
+  Act conv(const std::string&, const Act& x, int out_channels, int kernel, bool bias) override {
+    shapes.convs.push_back({x.channels, out_channels, x.height, x.width, kernel, bias});
+    return {Tensor(), out_channels, x.height, x.width};
+  }
+  Act batch_norm(const std::string&, const Act& x, const Act* residual, bool relu) override {
+    shapes.batch_norms.push_back({x.channels, x.plane(), residual != nullptr, relu});
+    return x;
+  }
+  Act planes(const Act& x, const Act&, bool relu) override {
+    shapes.planes.push_back({x.channels, x.height, x.width, relu});
+    return x;
+  }
+  Act pool(const Act& x) override {
+    shapes.pools.push_back({x.channels, x.height, x.width, false});
+    return {Tensor(), 3 * x.channels};
+  }
+  Act flatten(const Act& x) override {
+    shapes.transposes.push_back({x.plane(), x.channels});
+    return {Tensor(), x.channels * x.plane()};
+  }
+  Act linear(const std::string&, const Act& x, int outputs, bool relu) override {
+    shapes.linears.push_back({x.channels, outputs, relu});
+    return {Tensor(), outputs};
+  }
+  Act tanh(const Act& x) override {
+    shapes.tanhs.push_back({1, x.channels});
+    return x;
+  }
+};
+
+class Runner final : public Ops {
+ public:
+  Runner(PolicyValueNetImpl& net, const PolyLayerKernels& kernels)
+      : params_(net.named_parameters(true)), buffers_(net.named_buffers(true)), k_(kernels) {}
+
+  Act conv(const std::string& module, const Act& x, int out_channels, int kernel, bool bias) override {
+    const ConvShape s{x.channels, out_channels, x.height, x.width, kernel, bias};
+    const Tensor b = bias ? params_[module + ".bias"] : absent();
+    return {ConvFunction::apply(x.t, params_[module + ".weight"], b, &k_.conv(s), s), out_channels, x.height, x.width};
+  }
+  Act batch_norm(const std::string& module, const Act& x, const Act* residual, bool relu) override {
+    const BatchNormKernels* k = &k_.batch_norm({x.channels, x.plane(), residual != nullptr, relu});
+    Tensor y = BatchNormFunction::apply(x.t, residual ? residual->t : absent(), params_[module + ".weight"],
+                                        params_[module + ".bias"], buffers_[module + ".running_mean"],
+                                        buffers_[module + ".running_var"], k);
+    {
+      torch::NoGradGuard no_grad;
+      buffers_[module + ".num_batches_tracked"].add_(1);
+    }
+    return {y, x.channels, x.height, x.width};
+  }
+  Act planes(const Act& x, const Act& p, bool relu) override {
+    return {PlanesFunction::apply(x.t, p.t, &k_.planes({x.channels, x.height, x.width, relu})), x.channels, x.height, x.width};
+  }
+  Act pool(const Act& x) override {
+    return {PoolFunction::apply(x.t, &k_.pool({x.channels, x.height, x.width, false})), 3 * x.channels};
+  }
+  Act flatten(const Act& x) override {
+    const MatrixShape s{x.plane(), x.channels};
+    const std::int64_t n = x.t.size(0);
+    Tensor y = MatrixFunction::apply(x.t, &k_.transpose(s), std::vector<std::int64_t>{n, s.cols, s.rows}, s);
+    return {y.view({n, s.cols * s.rows}), x.channels * x.plane()};
+  }
+  Act linear(const std::string& module, const Act& x, int outputs, bool relu) override {
+    const LinearKernels* k = &k_.linear({x.channels, outputs, relu});
+    return {LinearFunction::apply(x.t, params_[module + ".weight"], params_[module + ".bias"], k), outputs};
+  }
+  Act tanh(const Act& x) override {
+    const MatrixShape s{1, x.channels};
+    return {MatrixFunction::apply(x.t, &k_.tanh(s), x.t.sizes().vec(), s), x.channels};
+  }
+
+ private:
+  torch::OrderedDict<std::string, Tensor> params_, buffers_;
+  const PolyLayerKernels& k_;
+};
+
+// One compiled kernel set per network and cache directory in the process (polyc and gcc
+// take seconds; a test or a bench builds several learners).
+std::shared_ptr<const PolyLayerKernels> compiled_kernels(const std::string& key, const LayerShapes& shapes,
+                                                         const std::string& cache_dir) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const PolyLayerKernels>> compiled;
+  std::lock_guard lock(mutex);
+  auto& slot = compiled[key + " " + cache_dir];
+  if (!slot) slot = std::make_shared<const PolyLayerKernels>(shapes, cache_dir);
+  return slot;
+}
+
+}  // namespace
+
+PolyTrainingNet::PolyTrainingNet(const NetConfig& config, const NetShape& shape, const std::string& cache_dir)
+    : config_(config), shape_(shape) {
+  Recorder recorder;
+  const games::Shape& in = shape.input;
+  recorder.shapes.transposes.push_back({in.channels, in.plane_size()});  // the input to channels-last
+  const Heads heads = walk(recorder, config, shape, {Tensor(), in.channels, in.height, in.width});
+  const int policy = heads.policy.channels;
+  recorder.shapes.log_softmaxes.push_back({1, policy});
+  if (config.wdl()) recorder.shapes.log_softmaxes.push_back({shape.value_outputs, 3});
+  shapes_ = recorder.shapes;
+  const std::string key = config.to_json().dump() + " " + std::to_string(in.channels) + "x" + std::to_string(in.height) + "x" +
+                          std::to_string(in.width) + " " + std::to_string(shape.policy.size()) + " " +
+                          std::to_string(shape.value_outputs) + (shape.spatial_policy ? " spatial" : "");
+  kernels_ = compiled_kernels(key, shapes_, cache_dir);
+}
+
+NetOutput PolyTrainingNet::heads(PolicyValueNetImpl& net, const Tensor& observations) const {
+  const games::Shape& in = shape_.input;
+  if (observations.dim() != 4 || observations.size(1) != in.channels || observations.size(2) != in.height ||
+      observations.size(3) != in.width) {
+    throw std::invalid_argument("poly learner: observations must be [N, " + std::to_string(in.channels) + ", " +
+                                std::to_string(in.height) + ", " + std::to_string(in.width) + "]");
+  }
+  const std::int64_t n = observations.size(0);
+  const MatrixShape s{in.channels, in.plane_size()};
+  const Tensor x = observations.to(torch::kFloat32).contiguous().view({n, s.rows, s.cols});
+  Runner runner(net, *kernels_);
+  const Act input{MatrixFunction::apply(x, &kernels_->transpose(s), std::vector<std::int64_t>{n, s.cols, s.rows}, s),
+                  in.channels, in.height, in.width};
+  const Heads heads = walk(runner, config_, shape_, input);
+  NetOutput out;
+  out.policy = heads.policy.t;
+  if (config_.wdl()) {
+    out.value_logits = heads.value_logits.t.view({n, shape_.value_outputs, 3});
+    const Tensor probs = torch::softmax(out.value_logits.detach(), 2);
+    out.value = probs.select(2, 0) - probs.select(2, 2);
+  } else {
+    out.value = heads.value.t;
+  }
+  return out;
+}
+
+Tensor PolyTrainingNet::log_softmax(const Tensor& logits) const {
+  const MatrixShape s{logits.dim() == 3 ? static_cast<int>(logits.size(1)) : 1, static_cast<int>(logits.size(-1))};
+  const Tensor x = logits.contiguous();
+  return MatrixFunction::apply(x, &kernels_->log_softmax(s), x.sizes().vec(), s);
+}
+
+}  // namespace pz::nn

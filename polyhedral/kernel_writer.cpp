@@ -1,0 +1,51 @@
+#include "polyhedral/kernel_writer.h"
+
+#include "polyhedral/builder.h"
+#include "polyhedral/isl_context.h"
+#include "polyhedral/polyc.h"
+
+namespace pz::poly {
+
+KernelWriter::KernelWriter(std::string name, std::vector<KernelArgument> arguments)
+    : name_(std::move(name)), arguments_(std::move(arguments)) {}
+
+KernelWriter& KernelWriter::nest(Nest describe) {
+  nests_.push_back(std::move(describe));
+  return *this;
+}
+
+std::string KernelWriter::source(KernelReport& report) const {
+  std::string code = "void " + name_ + "(int N";
+  for (const KernelArgument& a : arguments_)
+    code += std::string(", ") + (a.write ? "float" : "const float") + "* restrict " + a.name + "_";
+  code += ") {\n";
+  for (const KernelArgument& a : arguments_) {
+    const std::string type = a.write ? "float" : "const float";
+    if (a.rows.empty()) code += "  " + type + "* restrict " + a.name + " = " + a.name + "_;\n";
+    else code += "  " + type + " (*restrict " + a.name + ")" + a.rows + " = (" + type + " (*)" + a.rows + ")" + a.name + "_;\n";
+  }
+  report.name = name_;
+  report.schedule.clear();
+  for (const Nest& describe : nests_) {
+    IslContext ctx;
+    ScopBuilder b(ctx.ctx());
+    b.param("N");
+    for (const KernelArgument& a : arguments_) b.array(a.name, "float");
+    // N ≥ 1 in every domain: a reduction over the batch then covers its initialisation,
+    // which register blocking requires (a chain whose updates may be empty is not one).
+    b.if_("N >= 1");
+    describe(b);
+    b.end();
+    Scop scop = b.build();
+    PolycOptions options;
+    options.register_block.enabled = true;
+    options.vectorize = true;
+    options.data_movement = false;
+    ScopReport scop_report;
+    code += "  {\n" + optimize_scop(ctx, scop, options, scop_report, "    ") + "  }\n";
+    report.schedule += (report.schedule.empty() ? "" : "; ") + scop_report.schedule_origin;
+  }
+  return code + "}\n\n";
+}
+
+}  // namespace pz::poly

@@ -1,0 +1,58 @@
+// Exported C functions whose bodies are polyhedral programs: each function takes the batch
+// `int N` and float pointers, and runs one or more loop nests, each described with the
+// ScopBuilder in its plain mathematical form and sent alone through polyc's pipeline
+// (optimize_scop), so that a contraction is a reduction chain register_blocking.h
+// recognises. The clients are the generated kernels of nn/ (training) and recsys/.
+//
+//   KernelWriter("pz_scale", {{"x", "[16]"}, {"y", "[16]", true}})
+//       .nest([](ScopBuilder& b) {
+//         b.for_("n", "0", "N").for_("i", "0", "16").stmt("y[n][i] = 2.0f * x[n][i]").end().end();
+//       })
+//       .source(report);
+//
+// gives `void pz_scale(int N, const float* restrict x_, float* restrict y_)` whose body views
+// x_ and y_ as `float (*)[16]` and runs polyc's code for the nest. N ≥ 1 is assumed: with
+// N < 1 the function does nothing (every nest runs under `if (N >= 1)`, so that a reduction
+// over the batch is a register-blocked chain).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pz::poly {
+
+class ScopBuilder;
+
+// A pointer argument of a kernel: its C name and, for a multi-dimensional array, the sizes
+// of every dimension after the first ("[26][16]"; empty: a plain float*).
+struct KernelArgument {
+  std::string name, rows;
+  bool write = false;
+};
+
+struct KernelReport {
+  std::string name;      // the exported function
+  std::string schedule;  // polyc's schedule origin per loop nest, joined by "; "
+};
+
+class KernelWriter {
+ public:
+  KernelWriter(std::string name, std::vector<KernelArgument> arguments);
+
+  // Declares the parameter N and every argument as a float array before `describe` runs.
+  using Nest = std::function<void(ScopBuilder&)>;
+  KernelWriter& nest(Nest describe);
+
+  const std::string& name() const { return name_; }
+  // The C definition, every nest optimised by polyc (register blocking and `omp simd`
+  // vectorisation on, no OpenMP threads). Throws what polyc throws for a malformed nest.
+  std::string source(KernelReport& report) const;
+
+ private:
+  std::string name_;
+  std::vector<KernelArgument> arguments_;
+  std::vector<Nest> nests_;
+};
+
+}  // namespace pz::poly

@@ -1,0 +1,161 @@
+// The poly learner's network pass (poly_training.h) against LibTorch's network on the same
+// weights: outputs, the batch-norm running statistics, and through autograd the gradient
+// of every parameter, for both network types, scalar and win/draw/loss value heads,
+// board-sized and flat policies, channel counts and boards that divide no register block,
+// and odd batches. Then the learner: a poly learner's steps track a torch learner's.
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "games/registry.h"
+#include "nn/learner.h"
+#include "nn/network.h"
+#include "nn/poly_training.h"
+
+namespace pz::nn {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string& cache_dir() {
+  static const std::string dir = (fs::temp_directory_path() / "pz_poly_training_test_kernels").string();
+  return dir;
+}
+
+// Largest |a − b| relative to the largest |b|, or to `floor` when that is larger: a
+// gradient that is zero in exact arithmetic (a bias added before a batch norm, which
+// removes it) is rounding noise in both, compared against the network's gradients.
+double relative_error(const torch::Tensor& a, const torch::Tensor& b, double floor = 1e-3) {
+  const double scale = std::max(floor, b.abs().max().item<double>());
+  return (a - b).abs().max().item<double>() / scale;
+}
+
+struct Case {
+  std::string game;
+  NetConfig config;
+  int batch;
+};
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  std::string name = info.param.game + "_" + info.param.config.type + "_" + info.param.config.value_head + "_n" +
+                     std::to_string(info.param.batch);
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
+}
+
+NetConfig config(const std::string& type, int blocks, int channels, const std::string& value_head = "scalar") {
+  NetConfig c;
+  c.type = type;
+  c.blocks = blocks;
+  c.channels = channels;
+  c.policy_channels = 3;
+  c.value_channels = 2;
+  c.value_hidden = 9;
+  c.global_channels = 5;
+  c.value_head = value_head;
+  return c;
+}
+
+class PolyTrainingNetTest : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    torch::set_num_threads(1);
+    torch::manual_seed(11);
+  }
+};
+
+// A loss that weighs every output differently, so that every gradient path is exercised.
+torch::Tensor probe_loss(const NetOutput& out, const torch::Tensor& wp, const torch::Tensor& wv) {
+  torch::Tensor loss = (out.policy * wp).sum();
+  if (out.value_logits.defined()) loss = loss + (out.value_logits.flatten(1) * wv).sum();
+  else loss = loss + (out.value * wv).sum();
+  return loss;
+}
+
+TEST_P(PolyTrainingNetTest, OutputsStatisticsAndGradientsMatchTorch) {
+  const Case& c = GetParam();
+  const auto game = games::make_game(c.game);
+  const NetShape shape = net_shape(game->info());
+  PolicyValueNet torch_net(c.config, shape), poly_net(c.config, shape);
+  perturb_batch_norms(*torch_net);
+  copy_weights(*torch_net, *poly_net);
+  torch_net->train();
+  poly_net->train();
+  const games::Shape& in = shape.input;
+  const torch::Tensor x = torch::randn({c.batch, in.channels, in.height, in.width});
+
+  const PolyTrainingNet poly(c.config, shape, cache_dir());
+  const NetOutput expected = torch_net->heads(x);
+  const NetOutput got = poly.heads(*poly_net, x);
+  ASSERT_EQ(got.policy.sizes(), expected.policy.sizes());
+  ASSERT_EQ(got.value.sizes(), expected.value.sizes());
+  EXPECT_LT(relative_error(got.policy, expected.policy), 1e-4);
+  EXPECT_LT(relative_error(got.value, expected.value), 1e-4);
+  if (c.config.wdl()) {
+    EXPECT_LT(relative_error(got.value_logits, expected.value_logits), 1e-4);
+  }
+
+  const torch::Tensor wp = torch::randn(expected.policy.sizes());
+  const torch::Tensor wv = torch::randn({c.batch, expected.value_logits.defined() ? expected.value_logits[0].numel()
+                                                                                   : expected.value.size(1)});
+  probe_loss(expected, wp, wv).backward();
+  probe_loss(got, wp, wv).backward();
+  auto expected_params = torch_net->named_parameters(true);
+  double largest = 0;
+  for (const auto& p : torch_net->parameters()) largest = std::max(largest, p.grad().abs().max().item<double>());
+  int checked = 0;
+  for (const auto& item : poly_net->named_parameters(true)) {
+    const torch::Tensor& want = expected_params[item.key()].grad();
+    ASSERT_TRUE(item.value().grad().defined()) << item.key();
+    EXPECT_LT(relative_error(item.value().grad(), want, 1e-2 * largest), 1e-4) << item.key();
+    ++checked;
+  }
+  EXPECT_EQ(checked, static_cast<int>(torch_net->parameters().size()));
+  auto expected_buffers = torch_net->named_buffers(true);
+  for (const auto& item : poly_net->named_buffers(true)) {
+    const torch::Tensor& want = expected_buffers[item.key()];
+    if (item.value().is_floating_point()) EXPECT_LT(relative_error(item.value(), want), 1e-5) << item.key();
+    else EXPECT_TRUE(torch::equal(item.value(), want)) << item.key();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Networks, PolyTrainingNetTest,
+    ::testing::Values(Case{"connect4", config("resnet", 2, 7), 5},                     // flat policy, odd channels
+                      Case{"tictactoe", config("resnet", 1, 16, "wdl"), 3},             // wdl head
+                      Case{"hex:size=5", config("resnet", 1, 6), 2},                    // board-sized policy
+                      Case{"hex:size=5", config("pooled", 2, 6), 3},                    // pooled, spatial policy
+                      Case{"connect4", config("pooled", 2, 5, "wdl"), 4},               // pooled, flat policy
+                      Case{"connect4", config("resnet", 1, 32), 1}),                    // one position
+    case_name);
+
+TEST(PolyTrainingNet, LogSoftmaxMatchesTorchWithItsGradient) {
+  const auto game = games::make_game("tictactoe");
+  const NetShape shape = net_shape(game->info());
+  const PolyTrainingNet poly(config("resnet", 1, 8, "wdl"), shape, cache_dir());
+  for (torch::Tensor logits : {torch::randn({6, shape.policy.size()}) * 5, torch::randn({6, 1, 3}) * 5}) {
+    torch::Tensor a = logits.clone().requires_grad_(), b = logits.clone().requires_grad_();
+    const torch::Tensor want = torch::log_softmax(a, -1), got = poly.log_softmax(b);
+    EXPECT_LT(relative_error(got, want), 1e-5);
+    const torch::Tensor w = torch::randn(want.sizes());
+    (want * w).sum().backward();
+    (got * w).sum().backward();
+    EXPECT_LT(relative_error(b.grad(), a.grad()), 1e-5);
+  }
+}
+
+TEST(PolyTrainingNet, RejectsObservationsOfAnotherShape) {
+  const auto game = games::make_game("tictactoe");
+  const NetShape shape = net_shape(game->info());
+  const NetConfig c = config("resnet", 1, 8);
+  PolicyValueNet net(c, shape);
+  const PolyTrainingNet poly(c, shape, cache_dir());
+  EXPECT_THROW(poly.heads(*net, torch::zeros({2, shape.input.channels, 4, 4})), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace pz::nn
