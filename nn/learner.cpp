@@ -2,6 +2,8 @@
 
 #include <torch/torch.h>
 
+#include <malloc.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -18,6 +20,19 @@ namespace pz::nn {
 
 namespace {
 
+// A step allocates and frees tens of MiB of activations and gradients (LibTorch's CPU
+// allocator does not cache). With glibc's defaults the top of the heap is returned to the
+// system between steps and every page faults back in on the next one; a learner keeps
+// what it freed for the next step instead (glibc's M_TRIM_THRESHOLD, M_MMAP_THRESHOLD).
+void keep_freed_memory_for_the_next_step() {
+  static const bool done = [] {
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+    return true;
+  }();
+  (void)done;
+}
+
 std::string format_number(double x) {
   if (std::isnan(x)) return "nan";
   char buf[32];
@@ -29,6 +44,7 @@ std::string format_number(double x) {
 
 Learner::Learner(const games::Game& game, const LearnerConfig& config, std::uint64_t seed)
     : game_(game), config_(config), optimizer_config_(optim::parse_optimizer_config(config.optimizer, "learner.optimizer")) {
+  keep_freed_memory_for_the_next_step();
   torch::manual_seed(seed);
   net_ = make_network(config_.network, game.info());
   net_->train();

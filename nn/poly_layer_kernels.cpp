@@ -39,11 +39,13 @@ std::string conv_name(const ConvShape& s) {
          str(s.width) + (s.bias ? "_bias" : "");
 }
 
-// xp = x with a zero border of `pad` cells: the border zeroed, then the board copied in.
+// xp = x with a zero border of `pad` cells: the border zeroed, the board copied in.
 void describe_padding(ScopBuilder& b, const std::string& x, const std::string& xp, int height, int width, int channels,
                       int pad) {
   const std::string c = str(channels), hp = str(height + 2 * pad), wp = str(width + 2 * pad), p = str(pad);
-  b.for_("n", "0", "N").for_("h", "0", hp).for_("w", "0", wp).for_("c", "0", c).stmt(xp + "[n][h][w][c] = 0.0f").end().end().end().end();
+  const std::string border = "h < " + p + " || h >= " + str(height + pad) + " || w < " + p + " || w >= " + str(width + pad);
+  b.for_("n", "0", "N").for_("h", "0", hp).for_("w", "0", wp).if_(border).for_("c", "0", c);
+  b.stmt(xp + "[n][h][w][c] = 0.0f").end().end().end().end().end();
   b.for_("n", "0", "N").for_("h", "0", str(height)).for_("w", "0", str(width)).for_("c", "0", c);
   b.stmt(xp + "[n][h + " + p + "][w + " + p + "][c] = " + x + "[n][h][w][c]").end().end().end().end();
 }
