@@ -2,7 +2,9 @@
 //                              [--fusion min|max] [--register-block] [--no-isl] [--report] [--json]
 //                              [--budget-ops N] [--budget-seconds S] [--budget-mib N] [--budget-statements N]
 //                              [--budget-depth N]
-// polyzero polyc --report-net NET [--json]     the poly backend's plan for a network
+// polyzero polyc --report-net NET [--train-batch B] [--json]
+//                                              the poly backend's plan for a network, and
+//                                              the poly learner's training step
 // polyzero polyc --warm NET                    compile a network's forward pass into the kernel cache
 // Source-to-source polyhedral optimisation of the `#pragma scop` regions of a C file
 // (polyhedral/polyc.h). The report goes to stdout (or OUT.c does when -o is '-'); a region
@@ -28,6 +30,7 @@
 #include "games/registry.h"
 #include "nn/poly_backend.h"
 #include "nn/poly_network.h"
+#include "nn/poly_training_report.h"
 #include "polyhedral/c_frontend.h"
 #include "polyhedral/jit.h"
 #include "polyhedral/polyc.h"
@@ -130,7 +133,10 @@ NetworkTraffic network_traffic(const nn::PolyNetwork& plan) {
   return t;
 }
 
-void report_network(const NetSource& net, bool json) {
+void report_network(const NetSource& net, bool json, int train_batch) {
+  const std::optional<nn::TrainingStepReport> step =
+      train_batch > 0 ? std::optional(nn::report_training_step(net.network, nn::net_shape(net.game->info()), train_batch))
+                      : std::nullopt;
   nn::PolyNetwork plan(net.network, nn::net_shape(net.game->info()));
   plan.source(/*analyse=*/true);
   const double kib = 4.0 / 1024;
@@ -154,7 +160,8 @@ void report_network(const NetSource& net, bool json) {
                                 {"weight_bytes", plan.weight_floats() * 4},
                                 {"arrays", arrays},
                                 {"bytes_per_position", traffic},
-                                {"layers", layers}}
+                                {"layers", layers},
+                                {"training_step", step ? nn::training_step_json(*step) : nlohmann::json()}}
                      .dump(2)
               << std::endl;
     return;
@@ -202,6 +209,7 @@ void report_network(const NetSource& net, bool json) {
   std::printf("data layouts (polyc's layout pass, polyhedral/layout.h):\n");
   for (const auto& a : plan.arrays())
     std::printf("  %-4s %-40s %s\n  %-4s %-40s   %s\n", a.array.c_str(), a.role.c_str(), a.layout.c_str(), "", "", a.reason.c_str());
+  if (step) std::printf("%s", nn::format_training_step_text(*step).c_str());
 }
 
 void warm_network(const NetSource& net) {
@@ -220,6 +228,7 @@ void add_polyc_command(CLI::App& app) {
     std::string input, output, tile = "auto", fusion = "min", report_net, warm;
     bool parallel = false, vectorize = false, report = false, json = false, no_isl = false, register_block = false;
     int unroll_jam = 4;
+    int train_batch = 128;
     long long min_parallel_work = poly::PolycOptions{}.min_parallel_work;
     // The command owns its process, so it also bounds each region's memory growth.
     poly::BudgetOptions budget{.memory_mib = 1024};
@@ -233,6 +242,11 @@ void add_polyc_command(CLI::App& app) {
   cmd->add_option("-o,--output", args->output, "output C file ('-' for stdout)");
   cmd->add_option("--report-net", args->report_net,
                   "the poly backend's plan for a network (checkpoint, run directory or training config): per layer the FLOPs and the schedule polyc chose, the arena");
+  cmd->add_option("--train-batch", args->train_batch,
+                  "with --report-net: the poly learner's training step at this batch (its kernels' data movement and "
+                  "the step's tensors; 0: leave it out)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_option("--warm", args->warm, "compile a network's forward pass (checkpoint, run directory or training config) into the kernel cache");
   cmd->add_option("--tile", args->tile, "tile sizes: auto (L2 tiles with L1 tiles inside, from the cache sizes), auto1 (L2 tiles only), off, N,N,... (one level) or N,N,.../N,N,... (outer/inner)")->capture_default_str();
   cmd->add_option("--fusion", args->fusion, "isl fusion: min (separate SCCs, deeper bands) or max")
@@ -288,7 +302,7 @@ void add_polyc_command(CLI::App& app) {
     if (!args->report_net.empty() || !args->warm.empty()) {
       if (!args->input.empty()) throw util::UsageError("polyc: give either IN.c -o OUT.c, or --report-net / --warm");
       if (!args->warm.empty()) warm_network(read_net_source(args->warm));
-      if (!args->report_net.empty()) report_network(read_net_source(args->report_net), args->json);
+      if (!args->report_net.empty()) report_network(read_net_source(args->report_net), args->json, args->train_batch);
       return;
     }
     if (args->input.empty() || args->output.empty())

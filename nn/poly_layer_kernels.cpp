@@ -426,9 +426,22 @@ std::string layer_kernels_source(const LayerShapes& shapes, std::vector<poly::Ke
   return code;
 }
 
+std::vector<poly::KernelReport> analyse_layer_kernels(const LayerShapes& shapes, int batch) {
+  std::vector<poly::KernelReport> reports;
+  for (const KernelWriter& kernel : all_kernels(shapes)) {
+    poly::KernelReport report;
+    kernel.source(report, {.batch = batch, .data_movement = true});
+    reports.push_back(std::move(report));
+  }
+  return reports;
+}
+
 PolyLayerKernels::PolyLayerKernels(const LayerShapes& shapes, const std::string& cache_dir) {
-  const std::string source = layer_kernels_source(shapes, &reports_);
   poly::JitCache cache(cache_dir.empty() ? poly::default_cache_dir() : cache_dir, "gcc", kFlags);
+  std::string functions;
+  for (const KernelWriter& k : all_kernels(shapes)) functions += k.name() + " ";
+  const std::string source =
+      cache.generated_source("poly learner kernels: " + functions, [&] { return layer_kernels_source(shapes); });
   try {
     module_ = cache.load(source);
   } catch (const std::exception& e) {
@@ -468,5 +481,11 @@ PolyLayerKernels::PolyLayerKernels(const LayerShapes& shapes, const std::string&
 }
 
 PolyLayerKernels::~PolyLayerKernels() = default;
+
+std::string kernel_name(const ConvShape& s) { return conv_name(s); }
+std::string kernel_name(const BatchNormShape& s) { return batch_norm_name(s); }
+std::string kernel_name(const LinearShape& s) { return linear_name(s); }
+std::string kernel_name(const std::string& what, const PlaneShape& s) { return plane_name(what, s); }
+std::string kernel_name(const std::string& what, const MatrixShape& s) { return matrix_name(what, s); }
 
 }  // namespace pz::nn

@@ -147,7 +147,8 @@ struct MatrixKernels {
 class PolyLayerKernels {
  public:
   // Generates every layer's kernels and compiles them as one translation unit through the
-  // JIT (cached on disk: `cache_dir`, or poly::default_cache_dir() when empty). Throws
+  // JIT (cached on disk: `cache_dir`, or poly::default_cache_dir() when empty; the generated
+  // source too, JitCache::generated_source, since polyc takes seconds over it). Throws
   // std::runtime_error when the C compiler fails.
   explicit PolyLayerKernels(const LayerShapes& shapes, const std::string& cache_dir = "");
   ~PolyLayerKernels();
@@ -162,12 +163,8 @@ class PolyLayerKernels {
   const MatrixKernels& log_softmax(const MatrixShape& s) const { return log_softmaxes_.at(s); }
   const MatrixKernels& tanh(const MatrixShape& s) const { return tanhs_.at(s); }
 
-  // One line per generated function and polyc's schedule for its nests.
-  const std::vector<poly::KernelReport>& reports() const { return reports_; }
-
  private:
   std::shared_ptr<poly::JitModule> module_;
-  std::vector<poly::KernelReport> reports_;
   std::map<ConvShape, ConvKernels> convs_;
   std::map<BatchNormShape, BatchNormKernels> batch_norms_;
   std::map<LinearShape, LinearKernels> linears_;
@@ -175,6 +172,19 @@ class PolyLayerKernels {
   std::map<PlaneShape, PlaneKernels> planes_;
   std::map<MatrixShape, MatrixKernels> transposes_, log_softmaxes_, tanhs_;
 };
+
+// The generated functions' names: NAME_forward, NAME_backward (NAME_input_gradient and
+// NAME_weight_gradient for a convolution). `what`: "pool", "planes"; "transpose", "tanh",
+// "log_softmax".
+std::string kernel_name(const ConvShape& s);
+std::string kernel_name(const BatchNormShape& s);
+std::string kernel_name(const LinearShape& s);
+std::string kernel_name(const std::string& what, const PlaneShape& s);
+std::string kernel_name(const std::string& what, const MatrixShape& s);
+
+// polyc's reports of every generated function for a batch of `batch` positions, with
+// footprints and data movement (polyhedral/footprint.h's model): for `polyc --report-net`.
+std::vector<poly::KernelReport> analyse_layer_kernels(const LayerShapes& shapes, int batch);
 
 // The C translation unit for `shapes` (what PolyLayerKernels compiles).
 std::string layer_kernels_source(const LayerShapes& shapes, std::vector<poly::KernelReport>* reports = nullptr);

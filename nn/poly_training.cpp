@@ -1,5 +1,7 @@
 #include "nn/poly_training.h"
 
+#include "nn/poly_training_plan.h"
+
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -175,115 +177,16 @@ struct MatrixFunction : torch::autograd::Function<MatrixFunction> {
   }
 };
 
-// ---- the network, walked once to collect its layer shapes and once per pass to run ---------
+// ---- the network's layers on the generated kernels ---------------------------------------
 
 // An activation: channels-last [N, H·W, C] on a board, or [N, C] (height = width = 0).
-struct Act {
+struct Act : ActShape {
   Tensor t;
-  int channels = 0, height = 0, width = 0;
-  bool spatial() const { return height > 0; }
-  int plane() const { return height * width; }
+  Act() = default;
+  Act(Tensor tensor, int channels, int height = 0, int width = 0) : ActShape{channels, height, width}, t(std::move(tensor)) {}
 };
 
-// The operations the walk needs; Recorder collects shapes, Runner computes.
-class Ops {
- public:
-  virtual ~Ops() = default;
-  virtual Act conv(const std::string& module, const Act& x, int out_channels, int kernel, bool bias) = 0;
-  virtual Act batch_norm(const std::string& module, const Act& x, const Act* residual, bool relu) = 0;
-  virtual Act planes(const Act& x, const Act& p, bool relu) = 0;
-  virtual Act pool(const Act& x) = 0;
-  virtual Act flatten(const Act& x) = 0;  // torch's flatten(1) of the NCHW tensor: [N, C·H·W]
-  virtual Act linear(const std::string& module, const Act& x, int outputs, bool relu) = 0;
-  virtual Act tanh(const Act& x) = 0;
-};
-
-// network.h's heads(): the same layers, in the same order, with the same module names.
-struct Heads {
-  Act policy, value, value_logits;  // value_logits: a "wdl" head's [N, 3·outputs]
-};
-
-Act conv_bn(Ops& ops, const std::string& conv, const std::string& bn, const Act& x, int channels, int kernel, bool relu,
-            const Act* residual = nullptr) {
-  return ops.batch_norm(bn, ops.conv(conv, x, channels, kernel, false), residual, relu);
-}
-
-Heads walk(Ops& ops, const NetConfig& config, const NetShape& shape, const Act& input) {
-  const int c = config.channels, pc = config.policy_channels, vc = config.value_channels;
-  const bool pooled = config.pooled();
-  Act h = conv_bn(ops, "stem_conv", "stem_bn", input, c, 3, true);
-  for (int b = 0; b < config.blocks; ++b) {
-    const std::string m = "tower." + std::to_string(b) + ".";
-    Act y;
-    if (pooled && b % 2 == 1) {
-      const Act g = ops.pool(conv_bn(ops, m + "global_conv", m + "global_bn", h, config.global_channels, 3, true));
-      const Act bias = ops.linear(m + "global_fc", g, c, false);
-      y = ops.planes(conv_bn(ops, m + "conv1", m + "bn1", h, c, 3, false), bias, true);
-    } else {
-      y = conv_bn(ops, m + "conv1", m + "bn1", h, c, 3, true);
-    }
-    h = conv_bn(ops, m + "conv2", m + "bn2", y, c, 3, true, &h);
-  }
-  Heads out;
-  const int actions = shape.policy.size();
-  if (pooled) {
-    const Act g = ops.pool(conv_bn(ops, "policy_global_conv", "policy_global_bn", h, pc, 1, true));
-    if (shape.spatial_policy) {
-      const Act bias = ops.linear("policy_global_fc", g, pc, false);
-      const Act p = ops.batch_norm("policy_bn", ops.planes(ops.conv("policy_conv", h, pc, 1, false), bias, false), nullptr, true);
-      out.policy = ops.flatten(ops.conv("policy_out", p, shape.policy.channels, 1, true));
-    } else {
-      out.policy = ops.linear("policy_fc", g, actions, false);
-    }
-  } else {
-    const Act p = conv_bn(ops, "policy_conv", "policy_bn", h, pc, 1, true);
-    out.policy = shape.spatial_policy ? ops.flatten(ops.conv("policy_out", p, shape.policy.channels, 1, true))
-                                      : ops.linear("policy_fc", ops.flatten(p), actions, false);
-  }
-  Act v = conv_bn(ops, "value_conv", "value_bn", h, vc, 1, true);
-  v = pooled ? ops.pool(v) : ops.flatten(v);
-  v = ops.linear("value_fc1", v, config.value_hidden, true);
-  v = ops.linear("value_fc2", v, config.wdl() ? 3 * shape.value_outputs : shape.value_outputs, false);
-  if (config.wdl()) out.value_logits = v;
-  else out.value = ops.tanh(v);
-  return out;
-}
-
-class Recorder final : public Ops {
- public:
-  LayerShapes shapes;
-
-  Act conv(const std::string&, const Act& x, int out_channels, int kernel, bool bias) override {
-    shapes.convs.push_back({x.channels, out_channels, x.height, x.width, kernel, bias});
-    return {Tensor(), out_channels, x.height, x.width};
-  }
-  Act batch_norm(const std::string&, const Act& x, const Act* residual, bool relu) override {
-    shapes.batch_norms.push_back({x.channels, x.plane(), residual != nullptr, relu});
-    return x;
-  }
-  Act planes(const Act& x, const Act&, bool relu) override {
-    shapes.planes.push_back({x.channels, x.height, x.width, relu});
-    return x;
-  }
-  Act pool(const Act& x) override {
-    shapes.pools.push_back({x.channels, x.height, x.width, false});
-    return {Tensor(), 3 * x.channels};
-  }
-  Act flatten(const Act& x) override {
-    shapes.transposes.push_back({x.plane(), x.channels});
-    return {Tensor(), x.channels * x.plane()};
-  }
-  Act linear(const std::string&, const Act& x, int outputs, bool relu) override {
-    shapes.linears.push_back({x.channels, outputs, relu});
-    return {Tensor(), outputs};
-  }
-  Act tanh(const Act& x) override {
-    shapes.tanhs.push_back({1, x.channels});
-    return x;
-  }
-};
-
-class Runner final : public Ops {
+class Runner final : public TrainingLayerOps<Act> {
  public:
   Runner(PolicyValueNetImpl& net, const PolyLayerKernels& kernels)
       : params_(net.named_parameters(true)), buffers_(net.named_buffers(true)), k_(kernels) {}
@@ -346,14 +249,8 @@ std::shared_ptr<const PolyLayerKernels> compiled_kernels(const std::string& key,
 
 PolyTrainingNet::PolyTrainingNet(const NetConfig& config, const NetShape& shape, const std::string& cache_dir)
     : config_(config), shape_(shape) {
-  Recorder recorder;
   const games::Shape& in = shape.input;
-  recorder.shapes.transposes.push_back({in.channels, in.plane_size()});  // the input to channels-last
-  const Heads heads = walk(recorder, config, shape, {Tensor(), in.channels, in.height, in.width});
-  const int policy = heads.policy.channels;
-  recorder.shapes.log_softmaxes.push_back({1, policy});
-  if (config.wdl()) recorder.shapes.log_softmaxes.push_back({shape.value_outputs, 3});
-  shapes_ = recorder.shapes;
+  shapes_ = plan_training_network(config, shape).shapes;
   const std::string key = config.to_json().dump() + " " + std::to_string(in.channels) + "x" + std::to_string(in.height) + "x" +
                           std::to_string(in.width) + " " + std::to_string(shape.policy.size()) + " " +
                           std::to_string(shape.value_outputs) + (shape.spatial_policy ? " spatial" : "");
@@ -373,7 +270,7 @@ NetOutput PolyTrainingNet::heads(PolicyValueNetImpl& net, const Tensor& observat
   Runner runner(net, *kernels_);
   const Act input{MatrixFunction::apply(x, &kernels_->transpose(s), std::vector<std::int64_t>{n, s.cols, s.rows}, s),
                   in.channels, in.height, in.width};
-  const Heads heads = walk(runner, config_, shape_, input);
+  const TrainingHeads<Act> heads = walk_training_network<Act>(runner, config_, shape_, input);
   NetOutput out;
   out.policy = heads.policy.t;
   if (config_.wdl()) {

@@ -15,10 +15,13 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
+#include <vector>
 #include <stdexcept>
 
 #include "polyhedral/shell.h"
+#include "util/files.h"
 #include "util/fnv1a.h"
 
 namespace pz::poly {
@@ -82,6 +85,41 @@ std::string JitCache::key(const std::string& source) const {
     h *= util::kFnv1aPrime;  // a zero byte between the parts: ("ab","c") and ("a","bc") differ
   }
   return util::hex64(h);
+}
+
+namespace {
+
+// FNV-1a of this executable's bytes, once per process; nullopt when it cannot be read.
+std::optional<std::uint64_t> executable_hash() {
+  static const std::optional<std::uint64_t> hash = []() -> std::optional<std::uint64_t> {
+    std::ifstream in("/proc/self/exe", std::ios::binary);
+    if (!in) return std::nullopt;
+    std::uint64_t h = util::kFnv1aOffsetBasis;
+    std::vector<char> buffer(1 << 20);
+    while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
+      h = util::fnv1a(buffer.data(), static_cast<std::size_t>(in.gcount()), h);
+      if (in.eof()) break;
+    }
+    return h;
+  }();
+  return hash;
+}
+
+}  // namespace
+
+std::string JitCache::generated_source(const std::string& name, const std::function<std::string()>& generate) const {
+  const std::optional<std::uint64_t> exe = executable_hash();
+  if (!exe) return generate();
+  const fs::path path = fs::path(dir_) / ("source-" + util::hex64(util::fnv1a(name, *exe)) + ".c");
+  if (fs::exists(path)) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in && !text.str().empty()) return text.str();
+  }
+  std::string source = generate();
+  util::write_text_atomically(path.string(), source);
+  return source;
 }
 
 namespace {

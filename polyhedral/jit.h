@@ -16,6 +16,7 @@
 // - A cached object that dlopen refuses (truncated, corrupt) is compiled again.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -59,6 +60,13 @@ class JitCache {
   std::string key(const std::string& source) const;
   // Compiles (or finds in the cache) and loads `source`.
   std::shared_ptr<JitModule> load(const std::string& source) const;
+
+  // The C source `generate` returns, kept in the directory under a key made of `name` and a
+  // hash of this executable's bytes (/proc/self/exe): a client whose source takes polyc
+  // seconds to generate (the poly learner's kernels) asks again and reads the file, and a
+  // rebuilt executable, whose polyc may emit other code, generates anew. Without
+  // /proc/self/exe every call generates.
+  std::string generated_source(const std::string& name, const std::function<std::string()>& generate) const;
 
   const std::string& dir() const { return dir_; }
 

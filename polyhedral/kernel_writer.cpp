@@ -14,7 +14,7 @@ KernelWriter& KernelWriter::nest(Nest describe) {
   return *this;
 }
 
-std::string KernelWriter::source(KernelReport& report) const {
+std::string KernelWriter::source(KernelReport& report, const KernelWriterOptions& writer_options) const {
   std::string code = "void " + name_ + "(int N";
   for (const KernelArgument& a : arguments_)
     code += std::string(", ") + (a.write ? "float" : "const float") + "* restrict " + a.name + "_";
@@ -26,10 +26,11 @@ std::string KernelWriter::source(KernelReport& report) const {
   }
   report.name = name_;
   report.schedule.clear();
+  report.nests.clear();
   for (const Nest& describe : nests_) {
     IslContext ctx;
     ScopBuilder b(ctx.ctx());
-    b.param("N");
+    b.param("N", writer_options.batch);
     for (const KernelArgument& a : arguments_) b.array(a.name, "float");
     // N ≥ 1 in every domain: a reduction over the batch then covers its initialisation,
     // which register blocking requires (a chain whose updates may be empty is not one).
@@ -40,10 +41,11 @@ std::string KernelWriter::source(KernelReport& report) const {
     PolycOptions options;
     options.register_block.enabled = true;
     options.vectorize = true;
-    options.data_movement = false;
+    options.data_movement = writer_options.data_movement;
     ScopReport scop_report;
     code += "  {\n" + optimize_scop(ctx, scop, options, scop_report, "    ") + "  }\n";
     report.schedule += (report.schedule.empty() ? "" : "; ") + scop_report.schedule_origin;
+    report.nests.push_back(std::move(scop_report));
   }
   return code + "}\n\n";
 }

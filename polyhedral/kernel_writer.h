@@ -17,8 +17,11 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "polyhedral/report.h"
 
 namespace pz::poly {
 
@@ -34,6 +37,14 @@ struct KernelArgument {
 struct KernelReport {
   std::string name;      // the exported function
   std::string schedule;  // polyc's schedule origin per loop nest, joined by "; "
+  std::vector<ScopReport> nests;  // polyc's whole report of each loop nest
+};
+
+struct KernelWriterOptions {
+  // N as a constant (for analysis: footprints and data movement need concrete sizes);
+  // unset, N is the runtime argument.
+  std::optional<long long> batch;
+  bool data_movement = false;  // polyc's footprints and data movement in the reports
 };
 
 class KernelWriter {
@@ -47,7 +58,7 @@ class KernelWriter {
   const std::string& name() const { return name_; }
   // The C definition, every nest optimised by polyc (register blocking and `omp simd`
   // vectorisation on, no OpenMP threads). Throws what polyc throws for a malformed nest.
-  std::string source(KernelReport& report) const;
+  std::string source(KernelReport& report, const KernelWriterOptions& options = {}) const;
 
  private:
   std::string name_;

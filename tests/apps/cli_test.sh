@@ -174,10 +174,14 @@ expect_err "'x' is not a tile size"
 cat > "$tmp/c4net.json" <<'EOF2'
 {"game": "connect4", "network": {"type": "resnet", "blocks": 1, "channels": 16}}
 EOF2
-expect_status 0 "$pz" polyc --report-net "$tmp/c4net.json" --json
+expect_status 0 "$pz" polyc --report-net "$tmp/c4net.json" --json --train-batch 0
 expect_out '"flops_per_position"'
 expect_out 'register-blocked reduction chain'
-expect_status 0 "$pz" polyc --report-net "$tmp/c4net.json"
+expect_out '"training_step": null'
+expect_status 0 "$pz" polyc --report-net "$tmp/c4net.json" --train-batch 16
+expect_out "training step of the poly learner (learner.backend \"poly\"), batch 16"
+expect_out "batch-norm  residual add, ReLU"
+expect_out "(0 of "
 expect_out "tower.0.conv1"
 expect_out "7x16 register block (rows w, vectors o)"
 expect_out "stored as [n][h+2][w+2][c]"

@@ -15,6 +15,7 @@
 #include "nn/learner.h"
 #include "nn/network.h"
 #include "nn/poly_training.h"
+#include "nn/poly_training_report.h"
 #include "solve/solver.h"
 #include "util/rng.h"
 
@@ -275,6 +276,28 @@ TEST(PolyLearner, ResumesWithTheSameStepsAndWeights) {
   for (const auto& item : resumed.network().named_parameters()) EXPECT_TRUE(torch::equal(item.value(), a[item.key()])) << item.key();
   fs::remove(model);
   fs::remove(state);
+}
+
+// The report of the step names every layer of the walk with its fusions, and every nest of
+// every kernel is modelled at a concrete batch.
+TEST(PolyTrainingReport, ModelsEveryKernelOfTheStep) {
+  const auto game = games::make_game("connect4");
+  const NetConfig c = config("resnet", 1, 8);
+  const TrainingStepReport r = report_training_step(c, net_shape(game->info()), 4);
+  ASSERT_FALSE(r.layers.empty());
+  EXPECT_EQ(r.forward.nests_not_modelled + r.gradients.nests_not_modelled, 0);
+  int residual_fusions = 0;
+  for (const TrainingLayerTraffic& t : r.layers) {
+    EXPECT_GT(t.forward.memory_in, 0) << t.layer.kind << " " << t.layer.module;
+    EXPECT_GT(t.forward.memory_out, 0) << t.layer.kind << " " << t.layer.module;
+    residual_fusions += t.layer.fused == "residual add, ReLU";
+  }
+  EXPECT_EQ(residual_fusions, 1);  // the block's second batch norm
+  EXPECT_EQ(r.layers.front().layer.kind, "transpose");
+  EXPECT_EQ(r.layers.back().layer.kind, "log-softmax");
+  EXPECT_GT(r.saved_bytes, 0);
+  EXPECT_GT(r.allocated_bytes, r.saved_bytes);
+  EXPECT_NE(format_training_step_text(r).find("tower.0.conv2"), std::string::npos);
 }
 
 }  // namespace

@@ -1,0 +1,113 @@
+// The poly learner's network as a sequence of layers: network.h's heads() written once, over
+// an abstract set of layer operations, and walked twice: with shapes alone to plan the
+// kernels (which shapes to generate, which fusions, what each layer's kernels move: torch-
+// free, for `polyc --report-net`), and with tensors to run them (poly_training.h).
+//
+// The walk's fusions are fixed by the layer order network.h has: a batch norm takes the
+// residual add and the ReLU that follow it; a linear layer and the pooled bias planes take
+// their ReLU; in the backward pass each of these applies the ReLU's mask in the same sweep
+// (poly_layer_kernels.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "nn/net_config.h"
+#include "nn/poly_layer_kernels.h"
+
+namespace pz::nn {
+
+// An activation's shape: channels-last [N, H·W, C] on a board, or [N, C] (height = width = 0).
+struct ActShape {
+  int channels = 0, height = 0, width = 0;
+  bool spatial() const { return height > 0; }
+  int plane() const { return height * width; }
+};
+
+// The operations the walk needs, on activations of type Act (an ActShape, or one with its
+// tensor). `module` is the torch module whose parameters the layer uses.
+template <class Act>
+class TrainingLayerOps {
+ public:
+  virtual ~TrainingLayerOps() = default;
+  virtual Act conv(const std::string& module, const Act& x, int out_channels, int kernel, bool bias) = 0;
+  virtual Act batch_norm(const std::string& module, const Act& x, const Act* residual, bool relu) = 0;
+  virtual Act planes(const Act& x, const Act& p, bool relu) = 0;
+  virtual Act pool(const Act& x) = 0;
+  virtual Act flatten(const Act& x) = 0;  // torch's flatten(1) of the NCHW tensor: [N, C·H·W]
+  virtual Act linear(const std::string& module, const Act& x, int outputs, bool relu) = 0;
+  virtual Act tanh(const Act& x) = 0;
+};
+
+template <class Act>
+struct TrainingHeads {
+  Act policy, value, value_logits;  // value_logits: a "wdl" head's [N, 3·outputs]; value: else
+};
+
+// network.h's heads(): the same layers, in the same order, with the same module names.
+template <class Act>
+TrainingHeads<Act> walk_training_network(TrainingLayerOps<Act>& ops, const NetConfig& config, const NetShape& shape,
+                                         const Act& input) {
+  auto conv_bn = [&ops](const std::string& conv, const std::string& bn, const Act& x, int channels, int kernel, bool relu,
+                        const Act* residual = nullptr) {
+    return ops.batch_norm(bn, ops.conv(conv, x, channels, kernel, false), residual, relu);
+  };
+  const int c = config.channels, pc = config.policy_channels, vc = config.value_channels;
+  const bool pooled = config.pooled();
+  Act h = conv_bn("stem_conv", "stem_bn", input, c, 3, true);
+  for (int b = 0; b < config.blocks; ++b) {
+    const std::string m = "tower." + std::to_string(b) + ".";
+    Act y;
+    if (pooled && b % 2 == 1) {
+      const Act g = ops.pool(conv_bn(m + "global_conv", m + "global_bn", h, config.global_channels, 3, true));
+      const Act bias = ops.linear(m + "global_fc", g, c, false);
+      y = ops.planes(conv_bn(m + "conv1", m + "bn1", h, c, 3, false), bias, true);
+    } else {
+      y = conv_bn(m + "conv1", m + "bn1", h, c, 3, true);
+    }
+    h = conv_bn(m + "conv2", m + "bn2", y, c, 3, true, &h);
+  }
+  TrainingHeads<Act> out;
+  const int actions = shape.policy.size();
+  if (pooled) {
+    const Act g = ops.pool(conv_bn("policy_global_conv", "policy_global_bn", h, pc, 1, true));
+    if (shape.spatial_policy) {
+      const Act bias = ops.linear("policy_global_fc", g, pc, false);
+      const Act p = ops.batch_norm("policy_bn", ops.planes(ops.conv("policy_conv", h, pc, 1, false), bias, false), nullptr, true);
+      out.policy = ops.flatten(ops.conv("policy_out", p, shape.policy.channels, 1, true));
+    } else {
+      out.policy = ops.linear("policy_fc", g, actions, false);
+    }
+  } else {
+    const Act p = conv_bn("policy_conv", "policy_bn", h, pc, 1, true);
+    out.policy = shape.spatial_policy ? ops.flatten(ops.conv("policy_out", p, shape.policy.channels, 1, true))
+                                      : ops.linear("policy_fc", ops.flatten(p), actions, false);
+  }
+  Act v = conv_bn("value_conv", "value_bn", h, vc, 1, true);
+  v = pooled ? ops.pool(v) : ops.flatten(v);
+  v = ops.linear("value_fc1", v, config.value_hidden, true);
+  v = ops.linear("value_fc2", v, config.wdl() ? 3 * shape.value_outputs : shape.value_outputs, false);
+  if (config.wdl()) out.value_logits = v;
+  else out.value = ops.tanh(v);
+  return out;
+}
+
+// One layer of the step, in forward order, and the generated functions it calls.
+struct TrainingLayer {
+  std::string module;  // "tower.0.conv1"; "" for the layout changes and the heads' activations
+  std::string kind;    // "conv3x3", "batch-norm", "linear", "pool", "planes", "transpose", "tanh", "log-softmax"
+  std::string fused;   // what the layer's kernels take over from the next layers ("residual add, ReLU")
+  std::vector<std::string> functions;  // forward first, then the gradients
+  std::size_t output_floats = 0;       // per position
+};
+
+struct TrainingPlan {
+  LayerShapes shapes;
+  std::vector<TrainingLayer> layers;
+};
+
+// The layers of `config`'s network for `shape`: the input's transpose to channels-last, the
+// walk, and the log-softmaxes the loss takes.
+TrainingPlan plan_training_network(const NetConfig& config, const NetShape& shape);
+
+}  // namespace pz::nn

@@ -1,0 +1,47 @@
+// What the poly learner's step moves (for `polyc --report-net`): per layer of the training
+// network (poly_training_plan.h), the bytes its generated kernels move between memory and
+// the caches under polyc's model (polyhedral/footprint.h: distinct elements per loop nest,
+// each nest counted alone), the forward kernels and the gradient kernels apart; and the
+// memory the step's tensors take.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nn/poly_training_plan.h"
+
+namespace pz::nn {
+
+struct KernelTraffic {
+  double memory_in = 0, memory_out = 0;  // bytes
+  std::optional<double> l2_loads, l1_loads;  // bytes into L2 / L1 over the tiled bands (nullopt: no nest modelled)
+  int nests = 0, nests_not_modelled = 0;
+  std::vector<std::string> schedules;  // polyc's schedule origin per nest
+};
+
+struct TrainingLayerTraffic {
+  TrainingLayer layer;
+  KernelTraffic forward, gradients;  // gradients: every function after the first
+};
+
+struct TrainingStepReport {
+  int batch = 0;
+  std::vector<TrainingLayerTraffic> layers;
+  KernelTraffic forward, gradients;  // sums over the layers
+  // The step's tensors: every layer's output and its gradient, the convolutions' padded
+  // copies; the learner allocates each (no buffer shared between layers), and at the start
+  // of the backward pass every forward output and padded copy is alive (autograd keeps them).
+  double allocated_bytes = 0, saved_bytes = 0;
+};
+
+// Runs polyc on every kernel of the step at `batch` positions (seconds: the analysis is
+// exact).
+TrainingStepReport report_training_step(const NetConfig& config, const NetShape& shape, int batch);
+
+std::string format_training_step_text(const TrainingStepReport& report);
+nlohmann::json training_step_json(const TrainingStepReport& report);
+
+}  // namespace pz::nn
