@@ -1,5 +1,5 @@
 // polyzero polyc IN.c -o OUT.c [--tile auto|auto1|off|N,N,...[/N,N,...]] [--parallel] [--vectorize] [--unroll-jam N]
-//                              [--fusion min|max] [--register-block] [--no-isl] [--report] [--json]
+//                              [--fusion min|max] [--register-block] [--no-matmul-packing] [--no-isl] [--report] [--json]
 //                              [--budget-ops N] [--budget-seconds S] [--budget-mib N] [--budget-statements N]
 //                              [--budget-depth N]
 // polyzero polyc --report-net NET [--train-batch B] [--json]
@@ -227,6 +227,7 @@ void add_polyc_command(CLI::App& app) {
   struct Args {
     std::string input, output, tile = "auto", fusion = "min", report_net, warm;
     bool parallel = false, vectorize = false, report = false, json = false, no_isl = false, register_block = false;
+    bool no_matmul_packing = false;
     int unroll_jam = 4;
     int train_batch = 128;
     long long min_parallel_work = poly::PolycOptions{}.min_parallel_work;
@@ -263,6 +264,9 @@ void add_polyc_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--register-block", args->register_block,
                 "reduction chains (init, += over extra loops, final) get a register-blocked micro-kernel: the output block kept in vector registers");
+  cmd->add_flag("--no-matmul-packing", args->no_matmul_packing,
+                "keep contractions (gemm-like statements) in the tiled pipeline instead of packed BLIS loops around a "
+                "register-blocked micro-kernel");
   cmd->add_flag("--no-isl", args->no_isl, "keep the source order instead of isl's scheduler");
   cmd->add_option("--num-threads", args->num_threads,
                   "a C expression for the num_threads() clause of each parallel loop (default: none, OMP_NUM_THREADS)");
@@ -323,6 +327,7 @@ void add_polyc_command(CLI::App& app) {
     o.vectorize = args->vectorize;
     o.unroll_jam = args->unroll_jam;
     o.register_block.enabled = args->register_block;
+    o.matmul.enabled = !args->no_matmul_packing;
     o.min_parallel_work = args->min_parallel_work;
     o.reassociate = !args->no_reassociate;
     o.num_threads = args->num_threads;

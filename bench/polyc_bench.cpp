@@ -554,6 +554,7 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
   po.tile.mode = poly::TileOptions::Mode::kAuto;
   po.tile.cache = poly::CacheInfo::detect();
   po.parallel = po.vectorize = true;
+  po.matmul.enabled = true;
   po.data_movement = false;
   poly::PolycOptions strict_po = po;
   strict_po.reassociate = false;
@@ -794,6 +795,7 @@ PolycBenchResult run_polyc_bench(const PolycBenchOptions& options) {
   po.tile.mode = poly::TileOptions::Mode::kAuto;
   po.tile.cache = poly::CacheInfo::detect();
   po.parallel = po.vectorize = true;
+  po.matmul.enabled = true;
   po.data_movement = false;  // the bench times the generated code, not the analysis
 
   for (const auto& k : o.kernels) {

@@ -103,6 +103,10 @@ CostDecision decide_transformations(const CostEstimate& e, const CacheInfo& cach
     d.tile = d.time_tile = false;
     d.log.push_back("cost model: " + sizes + " fit in L2/2 (" + std::to_string(cache.l2 / 2) +
                     " B): every sweep streams from L2 already, no tiling");
+  } else if (cache.l2 > 0 && e.footprint_bytes <= cache.l2) {
+    d.time_tile = false;
+    d.log.push_back("cost model: " + sizes + " fit in L2 (" + std::to_string(cache.l2) +
+                    " B): every time step streams from L2 already, no time tiles");
   }
   if (min_parallel_work > 0 && e.instances < min_parallel_work) {
     d.parallel = false;

@@ -7,10 +7,12 @@
 //  - footprint <= L2/2: the arrays stay in L2 from one sweep to the next, so a tile would
 //    reuse nothing a plain sweep does not; no rectangular tiling, no time tiling (loop
 //    order, unroll-and-jam and the marks still apply);
+//  - footprint <= L2: a stencil's time steps each stream the arrays from L2, and time tiles
+//    (their halos, their short inner loops) cannot beat that: no time tiling;
 //  - instances < min_parallel_work: no fork/join can pay (no loop is marked parallel; the
 //    per-nest check in parallel_marks.h applies beyond that).
-// With symbolic sizes the model says nothing (the run-time `if` clauses of parallel_marks.h
-// decide the forks), and given tile sizes (--tile N,...) are always applied.
+// With symbolic sizes the model's rules run in the program (polyc.cpp), and given tile sizes
+// (--tile N,...) are always applied.
 #pragma once
 
 #include <string>

@@ -17,6 +17,8 @@
 #include "polyhedral/isl_context.h"
 #include "polyhedral/legality.h"
 #include "polyhedral/loop_order.h"
+#include "polyhedral/matmul_kernel.h"
+#include "polyhedral/matmul_packing.h"
 #include "polyhedral/parallel_marks.h"
 #include "polyhedral/pass.h"
 #include "polyhedral/register_tiling.h"
@@ -144,6 +146,53 @@ std::optional<std::string> register_blocked_code(IslContext& ctx, StageBudget& b
   return co.indent + "/* polyc: " + blocking->block.describe() + " */\n" + code;
 }
 
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// The code of a scop with packed contractions (matmul_packing.h): its pieces in source
+// order, each contraction as BLIS loops (matmul_kernel.h), the other pieces through
+// optimize_scop as scops of their own. nullopt, with the reasons appended to `log`, when
+// nothing is packed. Automatic tiling only: given tile sizes, or none, are the user's.
+std::optional<std::string> packed_contraction_code(IslContext& ctx, StageBudget& budget, Scop& scop, const PolycOptions& o,
+                                                   const std::string& indent, int source_line, ScopReport& report,
+                                                   std::vector<std::string>& log) {
+  if (!o.matmul.enabled || o.tile.mode != TileOptions::Mode::kAuto || !may_hold_contractions(scop)) return std::nullopt;
+  std::optional<Dependences> deps;
+  std::vector<std::string> plan_log;
+  const std::optional<MatmulPlan> plan = budget.run("matmul packing", [&] {
+    deps = compute_dependences(scop);
+    return plan_matmul_packing(scop, *deps, o.tile.cache, o.matmul, plan_log);
+  });
+  log.insert(log.end(), plan_log.begin(), plan_log.end());
+  if (!plan) return std::nullopt;
+  report = describe_scop(scop, *deps, source_line);
+  report.passes = log;
+  report.schedule_origin = "source order of pieces, contractions packed";
+  PolycOptions rest = o;
+  rest.matmul.enabled = false;
+  std::string code = indent + "/* polyc: scop of line " + std::to_string(source_line) + ", contractions packed */\n";
+  for (std::size_t i = 0; i < plan->pieces.size(); ++i) {
+    const MatmulPiece& piece = plan->pieces[i];
+    if (const auto& c = piece.contraction) {
+      PackedKernelOptions ko;
+      ko.indent = indent;
+      ko.num_threads = o.num_threads;
+      ko.parallel = o.parallel && (c->multiply_adds < 0 || c->multiply_adds >= o.min_parallel_work);
+      ko.min_parallel_work = o.min_parallel_work;
+      code += budget.run("code generation", [&] { return packed_matmul_c(*c, plan->blockings[i], ko); });
+      continue;
+    }
+    Scop part = restrict_scop(scop, piece.statements);
+    ScopReport part_report;
+    code += optimize_scop(ctx, part, rest, part_report, indent, source_line);
+    for (const auto& line : part_report.passes) report.passes.push_back(joined(piece.statements) + ": " + line);
+  }
+  return code;
+}
+
 // The passes after isl's scheduler, in order. A stencil gets its own skewed, time-tiled
 // wavefront schedule, whose point loops keep isl's order (the stride-1 member is innermost
 // already) and are not re-tiled; any other scop gets a locality loop order, rectangular
@@ -204,6 +253,8 @@ std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, Sc
   std::vector<std::string> blocking_log;
   if (auto code = register_blocked_code(ctx, budget, scop, o, co, source_line, report, blocking_log))
     return *code + dead_iterator_uses(scop, indent);
+  if (auto code = packed_contraction_code(ctx, budget, scop, o, indent, source_line, report, blocking_log))
+    return *code + dead_iterator_uses(scop, indent);
   Dependences deps = budget.run("dependence analysis", [&] { return compute_dependences(scop); });
   const isl::union_map validity = budget.run("dependence analysis", [&] {
     report = describe_scop(scop, deps, source_line);
@@ -216,10 +267,8 @@ std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, Sc
   const CostEstimate estimate = o.cost_model ? estimate_cost(scop) : CostEstimate{};
   if (o.cost_model) {
     const CostDecision decision = decide_transformations(estimate, o.tile.cache, o.min_parallel_work);
-    if (!decision.tile && o.tile.mode == TileOptions::Mode::kAuto) {
-      effective.tile.mode = TileOptions::Mode::kOff;
-      effective.time_tile.enabled = false;
-    }
+    if (!decision.tile && o.tile.mode == TileOptions::Mode::kAuto) effective.tile.mode = TileOptions::Mode::kOff;
+    if (!decision.time_tile && o.tile.mode == TileOptions::Mode::kAuto) effective.time_tile.enabled = false;
     if (!decision.parallel) effective.parallel = false;
     log.insert(log.end(), decision.log.begin(), decision.log.end());
   }
@@ -244,8 +293,9 @@ std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, Sc
     });
   std::string code = indent + "/* polyc: scop of line " + std::to_string(source_line) + ", " + sr.origin + " */\n";
   // Symbolic sizes: the cost model's decision is the program's, at run time. Arrays within
-  // L2/2 run the same schedule without tiles, time tiles or forks (what the model decides
-  // for such concrete sizes); larger ones the code above.
+  // L2/2 (within L2 for a time-tiled stencil) run the same schedule without tiles, time
+  // tiles or forks (what the model decides for such concrete sizes); larger ones the code
+  // above.
   if (o.cost_model && !estimate.concrete && o.tile.mode == TileOptions::Mode::kAuto &&
       (o.parallel || o.time_tile.enabled)) {
     const std::string footprint = budget.run("cost model", [&] { return footprint_expression(scop); });
@@ -263,9 +313,10 @@ std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, Sc
       const std::string small_code = budget.run("code generation", [&] { return generate_c(scop, small_schedule, inner); });
       const std::string large_code = budget.run("code generation", [&] { return generate_c(scop, s, inner); });
       if (small_code != large_code) {
-        const std::string limit = std::to_string(o.tile.cache.l2 / 2) + "LL";
-        log.push_back("cost model: symbolic sizes; at run time, arrays of at most " + limit +
-                      " bytes (L2/2) take the schedule without tiles and forks");
+        const long limit_bytes = state.time_tiled ? o.tile.cache.l2 : o.tile.cache.l2 / 2;
+        const std::string limit = std::to_string(limit_bytes) + "LL";
+        log.push_back("cost model: symbolic sizes; at run time, arrays of at most " + limit + " bytes (" +
+                      (state.time_tiled ? "L2" : "L2/2") + ") take the schedule without tiles and forks");
         return code + indent + "if (" + footprint + " <= " + limit + ") {\n" + small_code + indent + "} else {\n" +
                large_code + indent + "}\n" + dead_iterator_uses(scop, indent);
       }

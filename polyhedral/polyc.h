@@ -7,13 +7,15 @@
 // The schedule passes are a list of SchedulePass (pass.h), all of one signature, each
 // re-checked for legality (an illegal step is undone and reported): time tiling (stencils),
 // or loop order → tiling → unroll-and-jam; then parallel and simd marks. A reduction chain
-// takes the register-blocked path instead (register_blocking.h).
+// takes the register-blocked path instead (register_blocking.h); a scop with contractions is
+// split into pieces, each contraction packed (matmul_packing.h), the rest compiled as above.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "polyhedral/isl_context.h"
+#include "polyhedral/matmul_packing.h"
 #include "polyhedral/register_blocking.h"
 #include "polyhedral/report.h"
 #include "polyhedral/scheduler.h"
@@ -50,6 +52,11 @@ struct PolycOptions {
   // Reduction chains (contractions, convolutions) get a register-blocked micro-kernel
   // schedule instead of the passes below (register_blocking.h). Off by default for C files.
   RegisterBlockOptions register_block{.enabled = false};
+  // GEMM-class statements run as packed BLIS loops around a register-blocked micro-kernel,
+  // the other statements as scops of their own (matmul_packing.h). Off by default in the
+  // library, whose clients (nn/, recsys/) describe contractions as reduction chains; the
+  // polyc command and bench turn it on.
+  MatmulPackingOptions matmul{.enabled = false};
   // Statement instances per fork/join below which a loop stays sequential (concrete sizes
   // only; 0: mark every parallel loop). See mark_parallel_loops() and polyhedral/README.md.
   long long min_parallel_work = 1LL << 20;

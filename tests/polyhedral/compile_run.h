@@ -6,6 +6,9 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <system_error>
+
+#include <unistd.h>
 
 namespace pz::poly::test_support {
 
@@ -15,6 +18,26 @@ inline std::string slurp(const std::filesystem::path& p) {
   s << in.rdbuf();
   return s.str();
 }
+
+// A scratch directory under the system's temporary one, named after `name` and the process,
+// removed with everything in it when the object dies.
+class Workdir {
+ public:
+  explicit Workdir(const std::string& name)
+      : path_(std::filesystem::temp_directory_path() / ("pz_poly_" + name + "_" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(path_);
+  }
+  ~Workdir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  Workdir(const Workdir&) = delete;
+  Workdir& operator=(const Workdir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 struct RunResult {
   bool ok = false;

@@ -57,6 +57,12 @@ std::vector<Variant> variants() {
   time_tiled.options.time_tile.sizes = {3, 4, 5};
   time_tiled.options.parallel = time_tiled.options.vectorize = true;
   out.push_back(time_tiled);
+  // Contractions packed (matmul_packing.h) whatever their size, the rest as above.
+  Variant packed{"matmul_packing_parallel_simd", {}};
+  packed.options.matmul.enabled = true;
+  packed.options.matmul.min_multiply_adds = 0;
+  packed.options.parallel = packed.options.vectorize = true;
+  out.push_back(packed);
   // The tiny test sizes would leave every loop sequential: these tests check the marks.
   for (auto& v : out) {
     v.options.min_parallel_work = 0;
@@ -64,22 +70,6 @@ std::vector<Variant> variants() {
   }
   return out;
 }
-
-class Workdir {
- public:
-  explicit Workdir(const std::string& name)
-      : path_(fs::temp_directory_path() / ("pz_poly_" + name + "_" + std::to_string(::getpid()))) {
-    fs::create_directories(path_);
-  }
-  ~Workdir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
 
 // Compiles and runs `source`; returns its stdout, or fails the test with the compiler's
 // messages.
@@ -121,7 +111,7 @@ TEST_P(Differential, TransformedMatchesOriginal) {
   std::string safe = kernel;
   for (auto& ch : safe)
     if (ch == '-') ch = '_';
-  Workdir dir(safe);
+  test_support::Workdir dir(safe);
   const std::string expected = build_and_run(dir.path(), "original", source, false);
   ASSERT_FALSE(expected.empty());
   for (const auto& v : variants()) {

@@ -1,0 +1,206 @@
+#include "polyhedral/matmul_kernel.h"
+
+namespace pz::poly {
+
+namespace {
+
+// Lines of C at a growing and shrinking indentation.
+class Lines {
+ public:
+  explicit Lines(std::string indent) : indent_(std::move(indent)) {}
+  Lines& line(const std::string& text) {
+    out_ += indent_ + std::string(2 * static_cast<std::size_t>(depth_), ' ') + text + "\n";
+    return *this;
+  }
+  Lines& open(const std::string& text) {
+    line(text.empty() ? "{" : text + " {");
+    ++depth_;
+    return *this;
+  }
+  Lines& close() {
+    --depth_;
+    return line("}");
+  }
+  const std::string& text() const { return out_; }
+
+ private:
+  std::string indent_;
+  std::string out_;
+  int depth_ = 0;
+};
+
+std::string str(long v) { return std::to_string(v); }
+
+// `limit` if `rest` is larger, else `rest`: the size of the block that starts at `start`.
+std::string block_size(const std::string& hi, const std::string& start, long limit) {
+  const std::string rest = hi + " - " + start + " + 1";
+  return rest + " < " + str(limit) + " ? " + rest + " : " + str(limit);
+}
+
+std::string for_loop(const std::string& it, const std::string& from, const std::string& below, const std::string& step) {
+  return "for (int " + it + " = " + from + "; " + it + " < " + below + "; " + it + (step == "1" ? "++" : " += " + step) + ")";
+}
+
+// One operand's sliver: `buffer`[p * width + x] = `operand` at `across` = start + x (zero
+// from x = `valid` on) and k = pc + p, for p < kc. The loop along the operand's contiguous
+// subscript is innermost.
+struct SliverPacking {
+  std::string buffer, operand, across, start, valid;
+  long width;
+  bool k_contiguous;
+  bool uses_across, uses_k;
+};
+
+void pack_sliver(Lines& c, const SliverPacking& s, const std::string& k) {
+  const std::string store = "(" + s.buffer + ")[pz_p * " + str(s.width) + " + pz_x] = pz_x < " + s.valid + " ? (" + s.operand + ") : 0;";
+  const std::string p_loop = for_loop("pz_p", "0", "pz_kc", "1"), x_loop = for_loop("pz_x", "0", str(s.width), "1");
+  const std::string declare_k = "const int " + k + " = pz_pc + pz_p;";
+  const std::string declare_across = "const int " + s.across + " = " + s.start + " + pz_x;";
+  c.open(s.k_contiguous ? x_loop : p_loop);
+  if (s.k_contiguous ? s.uses_across : s.uses_k) c.line(s.k_contiguous ? declare_across : declare_k);
+  c.open(s.k_contiguous ? p_loop : x_loop);
+  if (s.k_contiguous ? s.uses_k : s.uses_across) c.line(s.k_contiguous ? declare_k : declare_across);
+  c.line(store).close().close();
+}
+
+// Whether the block of rows [m0, m_last] and columns [n0, n_last] has an element in the
+// contraction's triangle (`whole`: every element is in it). "" for a box.
+std::string block_in_triangle(const Contraction& k, const std::string& m0, const std::string& m_last,
+                              const std::string& n0, const std::string& n_last, bool whole) {
+  if (k.triangle == 0) return "";
+  // n <= m + c: the block's last column against its first row, or its first column against
+  // its last row; n >= m + c mirrors it.
+  const bool below = k.triangle > 0;
+  return whole == below ? triangle_condition(k, n_last, m0) : triangle_condition(k, n0, m_last);
+}
+
+// One parallel region around the block loops (one fork per call); its threads share the
+// packing of L's block and the micro-tiles' columns, each loop ending in a barrier.
+std::string parallel_region_pragma(const Contraction& k, const PackedKernelOptions& o) {
+  std::string pragma = "#pragma omp parallel";
+  if (o.min_parallel_work > 0 && k.multiply_adds < 0)
+    pragma += " if ((long long)(" + k.m_hi + " - " + k.m_lo + " + 1) * (long long)(" + k.n_hi + " - " + k.n_lo +
+              " + 1) * (long long)(" + k.k_hi + " - " + k.k_lo + " + 1) >= " + std::to_string(o.min_parallel_work) + "LL)";
+  if (!o.num_threads.empty()) pragma += " num_threads(" + o.num_threads + ")";
+  return pragma;
+}
+
+// The m_r x n_r block of X at (pz_m0, pz_n0) into or out of pz_acc; whole blocks without
+// guards, edge blocks element by element.
+void move_block(Lines& c, const Contraction& k, const MatmulBlocking& b, bool load) {
+  const std::string simd = "#pragma omp simd simdlen(" + str(b.lanes) + ")";
+  const std::string all = load ? "pz_acc[pz_x][pz_y] = " + k.target + ";" : k.target + " = pz_acc[pz_x][pz_y];";
+  const std::string inside = "pz_x < pz_mr && pz_y < pz_nr" + (k.triangle ? " && " + triangle_condition(k, k.n, k.m) : "");
+  const std::string edge = load ? "pz_acc[pz_x][pz_y] = " + inside + " ? " + k.target + " : 0;"
+                                : "if (" + inside + ") " + k.target + " = pz_acc[pz_x][pz_y];";
+  const std::string whole = block_in_triangle(k, "pz_m0", "pz_m0 + " + str(b.mr - 1), "pz_n0", "pz_n0 + " + str(b.nr - 1), true);
+  for (bool full : {true, false}) {
+    c.open(full ? "if (pz_mr == " + str(b.mr) + " && pz_nr == " + str(b.nr) + (whole.empty() ? "" : " && " + whole) + ")"
+                : "else");
+    c.open(for_loop("pz_x", "0", str(b.mr), "1")).line("const int " + k.m + " = pz_m0 + pz_x;");
+    if (full) c.line(simd);
+    c.open(for_loop("pz_y", "0", str(b.nr), "1")).line("const int " + k.n + " = pz_n0 + pz_y;");
+    c.line(full ? all : edge).close().close().close();
+  }
+}
+
+std::string numbered(const std::string& name, std::size_t t) { return name + std::to_string(t); }
+
+// Term t's R at row pz_p, column pz_y of the sliver: its packed sliver, or R itself (k and n
+// declared around it) when read in place, zero beyond the edge when `edge`.
+std::string right_value(const ContractionTerm& term, std::size_t t, const MatmulBlocking& b, bool edge) {
+  if (!term.right_in_place) return numbered("pz_packed_right", t) + "[pz_p * " + str(b.nr) + " + pz_y]";
+  return edge ? "(pz_y < pz_nr ? (" + term.right + ") : 0)" : "(" + term.right + ")";
+}
+
+bool any_in_place(const Contraction& k) {
+  for (const auto& t : k.terms)
+    if (t.right_in_place) return true;
+  return false;
+}
+
+// pz_acc op= the k_c rank-1 updates of each term's L sliver (pz_a<t>) and R sliver.
+void rank_one_updates(Lines& c, const Contraction& k, const MatmulBlocking& b, bool edge) {
+  c.open(for_loop("pz_p", "0", "pz_kc", "1"));
+  bool declare_k = false, declare_n = false;
+  for (const auto& t : k.terms) {
+    declare_k = declare_k || (t.right_in_place && t.right_iterators.count(k.k));
+    declare_n = declare_n || t.right_in_place;
+  }
+  if (declare_k) c.line("const int " + k.k + " = pz_pc + pz_p;");
+  c.open(for_loop("pz_x", "0", str(b.mr), "1"));
+  std::string sum;
+  for (std::size_t t = 0; t < k.terms.size(); ++t) {
+    c.line("const " + k.element_type + " " + numbered("pz_l", t) + " = " + numbered("pz_a", t) + "[pz_p * " + str(b.mr) + " + pz_x];");
+    sum += (t ? " " + k.terms[t].sign + " " : "") + numbered("pz_l", t) + " * " + right_value(k.terms[t], t, b, edge);
+  }
+  c.line("#pragma omp simd simdlen(" + str(b.lanes) + ")");
+  c.open(for_loop("pz_y", "0", str(b.nr), "1"));
+  if (declare_n) c.line("const int " + k.n + " = pz_n0 + pz_y;");
+  c.line("pz_acc[pz_x][pz_y] " + k.op + " " + sum + ";");
+  c.close().close().close();
+}
+
+void micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
+  const std::string t = k.element_type;
+  for (std::size_t i = 0; i < k.terms.size(); ++i)
+    c.line("const " + t + " *const " + numbered("pz_a", i) + " = " + numbered("pz_packed_left", i) + " + pz_ir * pz_kc;");
+  c.line("const int pz_m0 = pz_ic + pz_ir, pz_n0 = pz_jc;");
+  c.line("const int pz_mr = pz_mc - pz_ir < " + str(b.mr) + " ? pz_mc - pz_ir : " + str(b.mr) + ";");
+  const std::string meets = block_in_triangle(k, "pz_m0", "pz_m0 + pz_mr - 1", "pz_n0", "pz_n0 + pz_nr - 1", false);
+  if (!meets.empty()) c.line("if (!(" + meets + ")) continue;");
+  c.line(t + " pz_acc[" + str(b.mr) + "][" + str(b.nr) + "];");
+  move_block(c, k, b, true);
+  if (!any_in_place(k)) {
+    rank_one_updates(c, k, b, false);
+  } else {
+    c.open("if (pz_nr == " + str(b.nr) + ")");
+    rank_one_updates(c, k, b, false);
+    c.close().open("else");
+    rank_one_updates(c, k, b, true);
+    c.close();
+  }
+  move_block(c, k, b, false);
+}
+
+}  // namespace
+
+std::string packed_matmul_c(const Contraction& k, const MatmulBlocking& b, const PackedKernelOptions& o) {
+  Lines c(o.indent);
+  const std::string t = k.element_type;
+  c.open("");
+  for (std::size_t i = 0; i < k.terms.size(); ++i)
+    c.line(t + " " + numbered("pz_packed_left", i) + "[" + str(b.mc * b.kc) + "] __attribute__((aligned(64)));");
+  if (o.parallel) c.line(parallel_region_pragma(k, o));
+  c.open("for (int pz_pc = " + k.k_lo + "; pz_pc <= " + k.k_hi + "; pz_pc += " + str(b.kc) + ")");
+  c.line("const int pz_kc = " + block_size(k.k_hi, "pz_pc", b.kc) + ";");
+  c.open("for (int pz_ic = " + k.m_lo + "; pz_ic <= " + k.m_hi + "; pz_ic += " + str(b.mc) + ")");
+  c.line("const int pz_mc = " + block_size(k.m_hi, "pz_ic", b.mc) + ";");
+  if (o.parallel) c.line("#pragma omp for");
+  c.open(for_loop("pz_ir", "0", "pz_mc", str(b.mr)));
+  c.line("const int pz_mr = pz_mc - pz_ir < " + str(b.mr) + " ? pz_mc - pz_ir : " + str(b.mr) + ";");
+  for (std::size_t i = 0; i < k.terms.size(); ++i) {
+    const ContractionTerm& term = k.terms[i];
+    pack_sliver(c, {numbered("pz_packed_left", i) + " + pz_ir * pz_kc", term.left, k.m, "pz_ic + pz_ir", "pz_mr", b.mr,
+                    term.left_k_contiguous, term.left_iterators.count(k.m) > 0, term.left_iterators.count(k.k) > 0}, k.k);
+  }
+  c.close();
+  if (o.parallel) c.line("#pragma omp for");
+  c.open("for (int pz_jc = " + k.n_lo + "; pz_jc <= " + k.n_hi + "; pz_jc += " + str(b.nr) + ")");
+  c.line("const int pz_nr = " + block_size(k.n_hi, "pz_jc", b.nr) + ";");
+  const std::string meets = block_in_triangle(k, "pz_ic", "pz_ic + pz_mc - 1", "pz_jc", "pz_jc + pz_nr - 1", false);
+  if (!meets.empty()) c.line("if (!(" + meets + ")) continue;");
+  for (std::size_t i = 0; i < k.terms.size(); ++i) {
+    const ContractionTerm& term = k.terms[i];
+    if (term.right_in_place) continue;
+    c.line(t + " " + numbered("pz_packed_right", i) + "[" + str(b.kc * b.nr) + "] __attribute__((aligned(64)));");
+    pack_sliver(c, {numbered("pz_packed_right", i), term.right, k.n, "pz_jc", "pz_nr", b.nr, term.right_k_contiguous,
+                    term.right_iterators.count(k.n) > 0, term.right_iterators.count(k.k) > 0}, k.k);
+  }
+  c.open(for_loop("pz_ir", "0", "pz_mc", str(b.mr)));
+  micro_kernel(c, k, b);
+  c.close().close().close().close().close();
+  return c.text();
+}
+
+}  // namespace pz::poly

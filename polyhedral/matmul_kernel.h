@@ -1,0 +1,41 @@
+// The C of one packed contraction (matmul_packing.h): BLIS's loops around its micro-kernel
+// (Van Zee and van de Geijn, TOMS 2015),
+//   for pc (k_c of the contraction)
+//     for ic (m_c rows of X)     L's m_c x k_c block packed into m_r-row slivers
+//       for jc (n_r columns)     R's k_c x n_r sliver packed (or read in place: R one
+//                                access with n as its last subscript)
+//         for ir (m_r rows)      the micro-kernel: an m_r x n_r block of X in registers,
+//                                k_c rank-1 updates from the two slivers
+// BLIS keeps a k_c x n_c panel of R packed across the ic blocks; here R's slivers are packed
+// again for each ic block (a 1/m_c share of the multiply-adds in copies) so that the buffers
+// are the m_c x k_c block and one sliver: local arrays of constant sizes (reentrant, a
+// private sliver per thread), few pages to touch on a first call. Slivers are zero-padded
+// to whole m_r / n_r, so the micro-kernel has no edge code; the edge blocks of X are loaded
+// and stored under a guard, and in a triangle (syrk) blocks outside it are skipped and
+// blocks across its edge stored element by element. The block of X is a local array `pz_acc[m_r][n_r]` updated by
+// an `omp simd simdlen(lanes)` loop over n_r inside a loop of m_r constant trips: GCC
+// unrolls both and keeps the block in vector registers (the shape register_blocking.h gets
+// from isl). A sum of products (syr2k) packs each term's operands and adds the products in
+// the source's order.
+#pragma once
+
+#include <string>
+
+#include "polyhedral/matmul_packing.h"
+
+namespace pz::poly {
+
+struct PackedKernelOptions {
+  std::string indent;       // prefix of every line
+  // One `omp parallel` region around the loops, the packing of L's block and the jc loop
+  // shared among its threads; with symbolic sizes under an if() of the multiply-adds
+  // against min_parallel_work.
+  bool parallel = false;
+  long long min_parallel_work = 0;
+  std::string num_threads;  // a num_threads() clause's expression, "" for none
+};
+
+// A block `{ ... }` computing every instance of `c` in the packed loops of `b`.
+std::string packed_matmul_c(const Contraction& c, const MatmulBlocking& b, const PackedKernelOptions& o);
+
+}  // namespace pz::poly

@@ -1,0 +1,348 @@
+#include "polyhedral/matmul_packing.h"
+
+#include <isl/aff.h>
+#include <isl/schedule.h>
+#include <isl/set.h>
+
+#include <algorithm>
+#include <set>
+
+#include "polyhedral/isl_context.h"
+#include "polyhedral/parallel_marks.h"
+#include "polyhedral/point_count.h"
+
+namespace pz::poly {
+
+namespace {
+
+// The statement iterators `e` mentions.
+std::set<std::string> iterators_in(const ExprPtr& e, const std::vector<std::string>& iterators) {
+  std::set<std::string> out;
+  visit(e, [&](const ExprPtr& x) {
+    if (x->kind == Expr::Kind::kName && std::count(iterators.begin(), iterators.end(), x->text)) out.insert(x->text);
+  });
+  return out;
+}
+
+bool reads_array(const ExprPtr& e, const std::string& name) {
+  bool found = false;
+  visit(e, [&](const ExprPtr& x) { found = found || (x->kind == Expr::Kind::kAccess && x->text == name); });
+  return found;
+}
+
+bool within(const std::set<std::string>& names, const std::set<std::string>& allowed) {
+  return std::includes(allowed.begin(), allowed.end(), names.begin(), names.end());
+}
+
+// Whether the first array `operand` reads has `k` as its last subscript.
+bool k_contiguous(const ExprPtr& operand, const std::string& k) {
+  const Expr* first = nullptr;
+  visit(operand, [&](const ExprPtr& x) {
+    if (!first && x->kind == Expr::Kind::kAccess) first = x.get();
+  });
+  if (!first || first->args.empty()) return false;
+  const Expr& last = *first->args.back();
+  return last.kind == Expr::Kind::kName && last.text == k;
+}
+
+// `s`'s domain as the box of its members' inclusive bounds (C expressions of the parameters),
+// cut by at most one triangle constraint between m and n (syrk's j <= i); false when it is
+// no such set (strides, other shapes). Sets the bounds and triangle fields of `c`.
+bool match_domain(const Scop& scop, const Statement& s, Contraction& c) {
+  std::string params, dims, box;
+  for (const auto& p : scop.params) params += (params.empty() ? "" : ", ") + p;
+  for (int d = 0; d < static_cast<int>(s.iterators.size()); ++d) {
+    isl_pw_aff* lo = isl_set_dim_min(s.domain.copy(), d);
+    isl_pw_aff* hi = isl_set_dim_max(s.domain.copy(), d);
+    std::string l, h;
+    if (isl_pw_aff_n_piece(lo) == 1 && isl_pw_aff_n_piece(hi) == 1) {
+      l = pw_aff_bound_to_c(lo);  // takes lo
+      h = pw_aff_bound_to_c(hi);
+    } else {
+      isl_pw_aff_free(lo);
+      isl_pw_aff_free(hi);
+    }
+    if (l.empty() || h.empty()) return false;
+    const std::string& it = s.iterators[d];
+    (it == c.m ? c.m_lo : it == c.n ? c.n_lo : c.k_lo) = l;
+    (it == c.m ? c.m_hi : it == c.n ? c.n_hi : c.k_hi) = h;
+    dims += (dims.empty() ? "" : ", ") + it;
+    box += (box.empty() ? "" : " and ") + l + " <= " + it + " <= " + h;
+  }
+  auto is_domain = [&](const std::string& constraints) {
+    const isl::set set(scop.ctx, "[" + params + "] -> { " + s.name + "[" + dims + "] : " + constraints + " }");
+    return s.domain.is_subset(set) && set.intersect_params(s.domain.params()).is_subset(s.domain);
+  };
+  if (is_domain(box)) return true;
+  for (int side : {1, -1})
+    for (long offset : {0L, -1L, 1L}) {
+      c.triangle = side;
+      c.triangle_offset = offset;
+      if (is_domain(box + " and " + triangle_condition(c, c.n, c.m))) return true;
+    }
+  c.triangle = 0;
+  return false;
+}
+
+long long domain_volume(const Scop& scop, const Statement& s) {
+  for (const auto& p : scop.params)
+    if (!scop.param_values.count(p)) return -1;
+  long long volume = 1;
+  for (long long e : constant_extents(s.domain)) {
+    if (e <= 0) return -1;
+    volume = saturating_product(volume, e);
+  }
+  return volume;
+}
+
+// The products of `e`, a left-leaning chain p1 + p2 - p3 ... of products, with the sign
+// before each; false for any other shape.
+bool sum_of_products(const ExprPtr& e, const std::string& sign, std::vector<std::pair<std::string, ExprPtr>>& out) {
+  if (e->kind != Expr::Kind::kBinary) return false;
+  if (e->text == "*") {
+    out.emplace_back(sign, e);
+    return true;
+  }
+  if (e->text != "+" && e->text != "-") return false;
+  return sum_of_products(e->args[0], sign, out) && e->args[1]->kind == Expr::Kind::kBinary && e->args[1]->text == "*" &&
+         sum_of_products(e->args[1], e->text, out);
+}
+
+// `product` as L (iterators among m, k) times R (among k, n), either factor first.
+std::optional<ContractionTerm> match_term(const ExprPtr& product, const std::vector<std::string>& iterators, const Contraction& c) {
+  const ExprPtr& a = product->args[0];
+  const ExprPtr& b = product->args[1];
+  const std::set<std::string> mk{c.m, c.k}, kn{c.k, c.n};
+  const std::set<std::string> in_a = iterators_in(a, iterators), in_b = iterators_in(b, iterators);
+  ExprPtr left, right;
+  if (within(in_a, mk) && within(in_b, kn)) left = a, right = b;
+  else if (within(in_b, mk) && within(in_a, kn)) left = b, right = a;
+  else return std::nullopt;
+  ContractionTerm t;
+  t.left = to_c(*left);
+  t.right = to_c(*right);
+  t.left_iterators = iterators_in(left, iterators);
+  t.right_iterators = iterators_in(right, iterators);
+  t.left_k_contiguous = k_contiguous(left, c.k);
+  t.right_k_contiguous = k_contiguous(right, c.k);
+  t.right_in_place = right->kind == Expr::Kind::kAccess && !right->args.empty() &&
+                     right->args.back()->kind == Expr::Kind::kName && right->args.back()->text == c.n;
+  return t;
+}
+
+std::optional<Contraction> match_unbudgeted(const Scop& scop, const Statement& s, std::string& why) {
+  if (s.op != "+=" && s.op != "-=") return why = "not an update += or -=", std::nullopt;
+  if (!s.lhs || s.lhs->kind != Expr::Kind::kAccess || s.lhs->args.empty())
+    return why = "does not update an array element", std::nullopt;
+  if (s.iterators.size() != 3) return why = "not three loops deep", std::nullopt;
+  const Expr& last = *s.lhs->args.back();
+  const std::set<std::string> written = iterators_in(s.lhs, s.iterators);
+  if (last.kind != Expr::Kind::kName || !written.count(last.text) || written.size() != 2)
+    return why = "the element written is not indexed by two loops, the last subscript one of them", std::nullopt;
+  Contraction c;
+  c.statement = s.name;
+  c.n = last.text;
+  for (const auto& it : s.iterators)
+    if (it != c.n && written.count(it)) c.m = it;
+    else if (!written.count(it)) c.k = it;
+  std::vector<std::pair<std::string, ExprPtr>> products;
+  if (!s.rhs || !sum_of_products(s.rhs, "+", products)) return why = "the update is not a sum of products", std::nullopt;
+  for (const auto& [sign, product] : products) {
+    std::optional<ContractionTerm> term = match_term(product, s.iterators, c);
+    if (!term) return why = "a product is not (" + c.m + ", " + c.k + ") times (" + c.k + ", " + c.n + ")", std::nullopt;
+    term->sign = sign;
+    c.terms.push_back(*term);
+  }
+  if (reads_array(s.rhs, s.lhs->text)) return why = "the product reads " + s.lhs->text, std::nullopt;
+  const Array* x = scop.array(s.lhs->text);
+  c.element_type = x ? x->element_type : "double";
+  if (c.element_type != "double" && c.element_type != "float")
+    return why = "elements of type " + c.element_type + ", not floating point", std::nullopt;
+  c.element_bytes = x ? x->element_bytes() : 8;
+  if (!match_domain(scop, s, c)) return why = "the domain is neither a box nor a box cut by " + c.n + " <= or >= " + c.m, std::nullopt;
+  c.target = to_c(*s.lhs);
+  c.op = s.op;
+  c.multiply_adds = domain_volume(scop, s);
+  return c;
+}
+
+std::string params_prefix(const Scop& scop) {
+  std::string params;
+  for (const auto& p : scop.params) params += (params.empty() ? "" : ", ") + p;
+  return "[" + params + "] -> ";
+}
+
+// Every dependence of the contraction on itself stays within one element of X, k increasing:
+// the packed loops, which keep only that order, are then legal.
+bool self_dependences_within_elements(const Scop& scop, const Statement& s, const Contraction& c, const isl::union_map& validity) {
+  const isl::union_set domain(s.domain);
+  const isl::union_map self = validity.intersect_domain(domain).intersect_range(domain);
+  std::string in, out;
+  for (const auto& it : s.iterators) {
+    in += (in.empty() ? "" : ", ") + it;
+    out += (out.empty() ? "pz_later_" : ", pz_later_") + it;
+  }
+  const std::string same = "pz_later_" + c.m + " = " + c.m + " and pz_later_" + c.n + " = " + c.n + " and pz_later_" + c.k + " > " + c.k;
+  const isl::union_map allowed(scop.ctx, params_prefix(scop) + "{ " + s.name + "[" + in + "] -> " + s.name + "[" + out +
+                                             "] : " + same + " }");
+  return self.is_subset(allowed);
+}
+
+isl::union_set piece_domain(const Scop& scop, const MatmulPiece& piece) {
+  isl::union_set out;
+  for (const auto& name : piece.statements) {
+    const isl::union_set domain(scop.statement(name)->domain);
+    out = out.is_null() ? domain : out.unite(domain);
+  }
+  return out;
+}
+
+// No dependence from a later piece to an earlier one.
+bool pieces_in_order(const Scop& scop, const std::vector<MatmulPiece>& pieces, const isl::union_map& validity) {
+  for (std::size_t later = 1; later < pieces.size(); ++later)
+    for (std::size_t earlier = 0; earlier < later; ++earlier) {
+      const isl::union_map back = validity.intersect_domain(piece_domain(scop, pieces[later]))
+                                      .intersect_range(piece_domain(scop, pieces[earlier]));
+      if (!back.is_empty()) return false;
+    }
+  return true;
+}
+
+bool all_in_place(const Contraction& c) {
+  return std::all_of(c.terms.begin(), c.terms.end(), [](const ContractionTerm& t) { return t.right_in_place; });
+}
+
+long round_down(long x, long multiple) { return std::max(multiple, x / multiple * multiple); }
+long round_up(long long x, long multiple) { return static_cast<long>((x + multiple - 1) / multiple * multiple); }
+
+}  // namespace
+
+std::string triangle_condition(const Contraction& c, const std::string& n, const std::string& m) {
+  if (c.triangle == 0) return "1";
+  const std::string shifted = c.triangle_offset == 0 ? m
+                              : c.triangle_offset > 0 ? m + " + " + std::to_string(c.triangle_offset)
+                                                      : m + " - " + std::to_string(-c.triangle_offset);
+  return n + (c.triangle > 0 ? " <= " : " >= ") + shifted;
+}
+
+bool may_hold_contractions(const Scop& scop) {
+  return std::any_of(scop.statements.begin(), scop.statements.end(), [](const Statement& s) {
+    return (s.op == "+=" || s.op == "-=") && s.iterators.size() == 3;
+  });
+}
+
+std::optional<Contraction> match_contraction(const Scop& scop, const Statement& s, std::string& why) {
+  try {
+    return match_unbudgeted(scop, s, why);
+  } catch (const isl::exception& e) {
+    why = std::string("isl: ") + e.what();
+    return std::nullopt;
+  }
+}
+
+MatmulBlocking matmul_blocking(const CacheInfo& cache, const MatmulPackingOptions& o, const Contraction& c) {
+  MatmulBlocking b;
+  const long eb = c.element_bytes;
+  b.lanes = std::max(1, o.vector_bytes / static_cast<int>(eb));
+  b.nr = o.vectors_per_row * b.lanes;
+  b.mr = std::max(1, o.accumulator_vectors / o.vectors_per_row / static_cast<int>(std::max<std::size_t>(1, c.terms.size())));
+  // Low et al.: R's k_c x n_r sliver stays in L1 while L's m_r x k_c slivers stream through
+  // it; L's m_c x k_c block stays in L2 while R's slivers stream.
+  b.kc = std::clamp(round_down(cache.l1 / 2 / (b.nr * eb), 8), 32L, 512L);
+  b.mc = std::clamp(round_down(cache.l2 / 2 / (b.kc * eb), b.mr), static_cast<long>(b.mr),
+                    static_cast<long>(all_in_place(c) ? o.max_slivers_per_block_in_place : o.max_slivers_per_block) * b.mr);
+  return b;
+}
+
+namespace {
+
+// With concrete sizes the blocks shrink to the problem (smaller buffers, no empty blocks).
+MatmulBlocking fit_to_extents(MatmulBlocking b, const Statement& s, const Contraction& c) {
+  const std::vector<long long> ext = constant_extents(s.domain);
+  for (std::size_t d = 0; d < s.iterators.size(); ++d) {
+    if (ext[d] <= 0) continue;
+    if (s.iterators[d] == c.k) b.kc = std::min<long>(b.kc, static_cast<long>(ext[d]));
+    if (s.iterators[d] == c.m) b.mc = std::min(b.mc, round_up(ext[d], b.mr));
+  }
+  return b;
+}
+
+}  // namespace
+
+Scop restrict_scop(const Scop& scop, const std::vector<std::string>& statements) {
+  Scop out = scop;
+  out.statements.clear();
+  isl::union_set kept;
+  for (const auto& s : scop.statements)
+    if (std::count(statements.begin(), statements.end(), s.name)) {
+      out.statements.push_back(s);
+      kept = kept.is_null() ? isl::union_set(s.domain) : kept.unite(isl::union_set(s.domain));
+    }
+  out.schedule = isl::manage(isl_schedule_intersect_domain(scop.schedule.copy(), kept.release()));
+  out.outer_iterators.clear();
+  return out;
+}
+
+namespace {
+
+// Why the contraction `c` of `s`, blocked as `b`, is not packed; "" when it is.
+std::string reason_not_to_pack(const Scop& scop, const Statement& s, const Contraction& c, const MatmulBlocking& b,
+                               const MatmulPackingOptions& o, const isl::union_map& validity) {
+  if (c.multiply_adds >= 0 && c.multiply_adds < o.min_multiply_adds)
+    return "cost model: " + s.name + " is a contraction of " + std::to_string(c.multiply_adds) + " multiply-adds, under " +
+           std::to_string(o.min_multiply_adds) + ": not packed";
+  const std::vector<long long> ext = constant_extents(s.domain);
+  for (std::size_t d = 0; d < s.iterators.size(); ++d) {
+    const long long tile = s.iterators[d] == c.m ? b.mr : s.iterators[d] == c.n ? b.nr : 0;
+    if (ext[d] > 0 && ext[d] < tile)
+      return "cost model: " + s.name + "'s " + s.iterators[d] + " has " + std::to_string(ext[d]) + " values, fewer than the " +
+             std::to_string(b.mr) + "x" + std::to_string(b.nr) + " micro-tile: not packed";
+  }
+  if (!self_dependences_within_elements(scop, s, c, validity))
+    return "matmul packing: " + s.name + " depends on itself across elements of " + c.target;
+  return "";
+}
+
+}  // namespace
+
+std::optional<MatmulPlan> plan_matmul_packing(const Scop& scop, const Dependences& deps, const CacheInfo& cache,
+                                              const MatmulPackingOptions& o, std::vector<std::string>& log) {
+  if (!o.enabled) return std::nullopt;
+  const isl::union_map validity = deps.validity();
+  MatmulPlan plan;
+  for (const auto& s : scop.statements) {
+    std::string why;
+    std::optional<Contraction> c = match_contraction(scop, s, why);
+    MatmulBlocking b;
+    if (c) {
+      b = fit_to_extents(matmul_blocking(cache, o, *c), s, *c);
+      why = reason_not_to_pack(scop, s, *c, b, o, validity);
+      if (!why.empty()) c.reset();
+    } else {
+      why = "matmul packing: " + s.name + " is no contraction (" + why + ")";
+    }
+    if (!why.empty()) log.push_back(why);
+    if (c || plan.pieces.empty() || plan.pieces.back().contraction) {
+      plan.pieces.push_back({c, {s.name}});
+      plan.blockings.push_back(b);
+    } else {
+      plan.pieces.back().statements.push_back(s.name);
+    }
+  }
+  if (std::none_of(plan.pieces.begin(), plan.pieces.end(), [](const MatmulPiece& p) { return p.contraction.has_value(); }))
+    return std::nullopt;
+  if (!pieces_in_order(scop, plan.pieces, validity)) {
+    log.push_back("matmul packing: a dependence runs from a later piece to an earlier one; not packed");
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < plan.pieces.size(); ++i) {
+    const auto& c = plan.pieces[i].contraction;
+    const MatmulBlocking& b = plan.blockings[i];
+    if (c)
+      log.push_back("matmul packing: " + c->statement + " packed, micro-tile " + std::to_string(b.mr) + "x" + std::to_string(b.nr) +
+                    " (" + c->m + " x " + c->n + "), blocks m_c " + std::to_string(b.mc) + ", k_c " + std::to_string(b.kc));
+  }
+  return plan;
+}
+
+}  // namespace pz::poly

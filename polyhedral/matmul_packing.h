@@ -1,0 +1,119 @@
+// Packed contractions: the GEMM-class statements of a scop run as BLIS's loop nest (Van Zee
+// and van de Geijn, TOMS 2015; the cache-block sizes by the analytical rule of Low et al.,
+// TOMS 2016), pattern-matched as Polly's matrix-multiplication optimiser does (Gareev,
+// Grosser and Kruse, TACO 2018).
+//
+// A contraction is a statement
+//   X[f(m, n)] op= L * R     op one of += -=, over a domain in (m, n, k) that is a box,
+//                            or a box cut by n <= m + c or n >= m + c (syrk's triangle);
+//                            the update may be a sum L1 * R1 + L2 * R2 ... (syr2k)
+// where L's iterators are among {m, k}, R's among {k, n} (either may be the left factor, and
+// either may read its matrix transposed), n is the iterator of X's last subscript and m the
+// other one, k the third. alpha * A[i][k] * B[k][j] is (alpha * A[i][k]) * B[k][j] in C, so
+// gemm, 2mm and 3mm match with alpha folded into L.
+//
+// The scop becomes a sequence of pieces in source order: each contraction alone, and the
+// statements between them (run through the rest of polyc's pipeline as a scop of their own).
+// That is legal when no dependence goes from a later piece to an earlier one and a
+// contraction's dependences on itself all stay within one element of X with k increasing:
+// every element then receives its updates in the source's order, and results are bit for
+// bit those of the source (the micro-kernel starts from X's value, packs L and R as the
+// source computes them and adds L * R in k order).
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "polyhedral/cache_info.h"
+#include "polyhedral/dependences.h"
+#include "polyhedral/scop.h"
+
+namespace pz::poly {
+
+struct MatmulPackingOptions {
+  bool enabled = true;
+  int vector_bytes = 64;       // one vector register (AVX-512)
+  int accumulator_vectors = 24;  // of 32 vector registers: the m_r x n_r block of X
+  int vectors_per_row = 3;     // n_r = 3 vectors; m_r = accumulator_vectors / 3 / terms
+  // m_c at most this many m_r slivers: larger L blocks ran no faster here (gemm 1000^3) and
+  // cost a first call page faults on its buffer (about 17 us a page on this VM). With R
+  // read in place fewer: nothing is re-packed per block.
+  int max_slivers_per_block = 12;
+  int max_slivers_per_block_in_place = 4;
+  // With concrete sizes, contractions of fewer multiply-adds stay with the plain pipeline:
+  // packing and the edge blocks cost more than the micro-kernel saves.
+  long long min_multiply_adds = 1LL << 18;
+};
+
+// One product L * R of a contraction's update.
+struct ContractionTerm {
+  std::string sign = "+";                 // how it joins the terms before it
+  std::string left, right;                // L (m, k) and R (k, n) as C
+  std::set<std::string> left_iterators, right_iterators;  // the ones L and R mention
+  bool left_k_contiguous = true;          // L's array has k in its last subscript
+  bool right_k_contiguous = false;        // R's array has k in its last subscript
+  // R is one array access whose last subscript is n: its k_c x n_r slivers are read where
+  // they are (each row n_r consecutive elements), not packed.
+  bool right_in_place = false;
+};
+
+// One contraction statement, matched.
+struct Contraction {
+  std::string statement;
+  std::string m, n, k;                    // iterator names
+  std::string m_lo, m_hi, n_lo, n_hi, k_lo, k_hi;  // inclusive bounds, C expressions of the parameters
+  // The domain is the box of those bounds (0), or the part of it where n <= m + offset (1)
+  // or n >= m + offset (-1).
+  int triangle = 0;
+  long triangle_offset = 0;
+  std::string target;                     // X[f(m, n)] as C
+  std::string op;                         // "+=" or "-="
+  // The update: terms[0] (+ or - terms[t], in this order, as C evaluates them).
+  std::vector<ContractionTerm> terms;
+  std::string element_type = "double";
+  int element_bytes = 8;
+  long long multiply_adds = -1;           // -1: symbolic sizes
+};
+
+// The BLIS blocking of one contraction (Low et al.): the m_r x n_r micro-tile kept in
+// registers, R's k_c x n_r sliver in L1 while L's m_r x k_c slivers stream through it, L's
+// m_c x k_c block in L2 (matmul_kernel.h has the loops).
+struct MatmulBlocking {
+  int lanes = 8;
+  int mr = 8, nr = 24;
+  long kc = 128, mc = 96;
+};
+
+struct MatmulPiece {
+  std::optional<Contraction> contraction;  // set: this piece is one packed contraction
+  std::vector<std::string> statements;     // the piece's statements, in source order
+};
+
+struct MatmulPlan {
+  std::vector<MatmulPiece> pieces;
+  std::vector<MatmulBlocking> blockings;  // one per piece (unused for the plain ones)
+};
+
+// Whether a statement has a contraction's shape at first sight (an update += or -= three
+// loops deep): a test without isl, before dependences are computed for the plan.
+bool may_hold_contractions(const Scop& scop);
+
+// The contraction `s` is, or nullopt with the reason in `why`.
+std::optional<Contraction> match_contraction(const Scop& scop, const Statement& s, std::string& why);
+
+// The triangle's constraint on the C expressions `n` and `m` ("1" for a box).
+std::string triangle_condition(const Contraction& c, const std::string& n, const std::string& m);
+
+MatmulBlocking matmul_blocking(const CacheInfo& cache, const MatmulPackingOptions& options, const Contraction& c);
+
+// The scop as pieces when at least one statement is a contraction worth packing and the
+// pieces' order is legal; nullopt otherwise, with the reasons in `log`.
+std::optional<MatmulPlan> plan_matmul_packing(const Scop& scop, const Dependences& deps, const CacheInfo& cache,
+                                              const MatmulPackingOptions& options, std::vector<std::string>& log);
+
+// The scop restricted to `statements` (their source order kept): a piece to compile alone.
+Scop restrict_scop(const Scop& scop, const std::vector<std::string>& statements);
+
+}  // namespace pz::poly

@@ -1,0 +1,282 @@
+// Packed contractions (matmul_packing.h, matmul_kernel.h): which statements are contractions,
+// that the packed loops compute bit for bit what the source does (odd sizes, edges of every
+// block, triangles, transposed operands, sums of products, symbolic sizes), and the cost
+// model's decisions for a large and a small contraction.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "polyhedral/c_frontend.h"
+#include "polyhedral/builder.h"
+#include "polyhedral/isl_context.h"
+#include "polyhedral/matmul_packing.h"
+#include "polyhedral/polyc.h"
+#include "tests/polyhedral/compile_run.h"
+
+namespace pz::poly {
+namespace {
+
+namespace fs = std::filesystem;
+
+PolycOptions packing() {
+  PolycOptions o;
+  o.parallel = o.vectorize = true;
+  o.matmul.enabled = true;
+  o.matmul.min_multiply_adds = 0;  // small sizes: the packed path always taken
+  o.data_movement = false;
+  return o;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
+
+Scop lowered(IslContext& ctx, const std::string& body) {
+  auto regions = parse_c_regions("#pragma scop\n" + body + "\n#pragma endscop\n");
+  return lower(ctx.ctx(), *regions.at(0).tree, regions.at(0).options);
+}
+
+std::optional<Contraction> match(const std::string& body, std::size_t statement, std::string& why) {
+  IslContext ctx;
+  Scop scop = lowered(ctx, body);
+  return match_contraction(scop, scop.statements.at(statement), why);
+}
+
+TEST(MatmulPackingMatch, GemmFoldsAlphaIntoTheLeftOperand) {
+  std::string why;
+  auto c = match("for (i = 0; i < NI; i++) for (k = 0; k < NK; k++) for (j = 0; j < NJ; j++)\n"
+                 "  C[i][j] += alpha * A[i][k] * B[k][j];",
+                 0, why);
+  ASSERT_TRUE(c) << why;
+  EXPECT_EQ(c->m, "i");
+  EXPECT_EQ(c->n, "j");
+  EXPECT_EQ(c->k, "k");
+  ASSERT_EQ(c->terms.size(), 1u);
+  EXPECT_EQ(c->terms[0].left, "alpha * A[i][k]");
+  EXPECT_EQ(c->terms[0].right, "B[k][j]");
+  EXPECT_TRUE(c->terms[0].right_in_place);
+  EXPECT_EQ(c->triangle, 0);
+  EXPECT_EQ(c->multiply_adds, -1);  // symbolic sizes
+}
+
+TEST(MatmulPackingMatch, SyrkIsATriangleWithATransposedOperand) {
+  std::string why;
+  auto c = match("for (i = 0; i < N; i++) for (k = 0; k < M; k++) for (j = 0; j <= i; j++)\n"
+                 "  C[i][j] += alpha * A[i][k] * A[j][k];",
+                 0, why);
+  ASSERT_TRUE(c) << why;
+  EXPECT_EQ(c->triangle, 1);  // j <= i
+  EXPECT_EQ(c->triangle_offset, 0);
+  EXPECT_TRUE(c->terms[0].right_k_contiguous);
+  EXPECT_FALSE(c->terms[0].right_in_place);
+}
+
+TEST(MatmulPackingMatch, OtherStatementsAreNot) {
+  std::string why;
+  EXPECT_FALSE(match("for (i = 1; i < N - 1; i++) B[i] += 0.33 * (A[i - 1] + A[i + 1]);", 0, why));
+  EXPECT_FALSE(match("for (i = 0; i < N; i++) for (j = 0; j < N; j++) for (k = 0; k < N; k++)\n"
+                     "  C[i][j] += A[i][k] * B[k][j] * C[i][k];",
+                     0, why));
+  // A stride-2 loop is no box of consecutive points.
+  EXPECT_FALSE(match("for (i = 0; i < N; i += 2) for (j = 0; j < N; j++) for (k = 0; k < N; k++)\n"
+                     "  C[i][j] += A[i][k] * B[k][j];",
+                     0, why));
+  EXPECT_FALSE(why.empty());
+}
+
+// The program as written and after polyc print the same numbers (bit for bit: the packed
+// loops keep every element's additions in the source's order), and `packed` statements
+// were packed.
+void expect_same_output(const std::string& name, const std::string& source, int packed) {
+  PolycResult r = polyc(source, packing());
+  ASSERT_EQ(r.scops.size(), 1u);
+  const std::string log = joined(r.scops[0].passes);
+  int count = 0;
+  for (std::size_t at = log.find(" packed, micro-tile"); at != std::string::npos; at = log.find(" packed, micro-tile", at + 1))
+    ++count;
+  EXPECT_EQ(count, packed) << log;
+  test_support::Workdir dir("matmul_" + name);
+  const std::string flags = "-O2 -march=native -ffp-contract=off -fopenmp -Wall -Wextra -Werror -Wno-unknown-pragmas";
+  auto original = test_support::compile_and_run(dir.path(), name + "_orig", source, flags);
+  auto transformed = test_support::compile_and_run(dir.path(), name + "_packed", r.output, flags);
+  ASSERT_TRUE(original.ok) << original.error;
+  ASSERT_TRUE(transformed.ok) << transformed.error << "\n" << r.output;
+  EXPECT_EQ(original.output, transformed.output) << r.output;
+}
+
+// A kernel of tests/polyhedral/kernels with its `#define NAME value` sizes replaced.
+std::string kernel_with_sizes(const std::string& kernel, const std::map<std::string, int>& sizes) {
+  std::string source = test_support::slurp(fs::path(PZ_POLY_KERNELS_DIR) / (kernel + ".c"));
+  for (const auto& [name, value] : sizes) {
+    const std::string define = "#define " + name + " ";
+    const std::size_t at = source.find(define);
+    if (at == std::string::npos) {
+      ADD_FAILURE() << kernel << " has no " << define;
+      continue;
+    }
+    source.replace(at + define.size(), source.find('\n', at) - at - define.size(), std::to_string(value));
+  }
+  return source;
+}
+
+// Sizes that leave partial micro-tiles and partial k_c / m_c blocks.
+TEST(MatmulPackingRun, GemmWithOddSizesIsBitIdentical) {
+  expect_same_output("gemm_odd", kernel_with_sizes("gemm", {{"NI", 97}, {"NJ", 113}, {"NK", 131}}), 1);
+}
+
+// One row of micro-tiles and one column, each with a partial neighbour.
+TEST(MatmulPackingRun, GemmJustOverOneMicroTileIsBitIdentical) {
+  expect_same_output("gemm_small", kernel_with_sizes("gemm", {{"NI", 9}, {"NJ", 25}, {"NK", 2}}), 1);
+}
+
+// Fewer rows and columns than one micro-tile, with concrete sizes: not packed (the tile's
+// whole-block code would index past the arrays, dead code that GCC warns about).
+TEST(MatmulPackingRun, GemmSmallerThanOneMicroTileIsLeftToThePipeline) {
+  expect_same_output("gemm_tiny", kernel_with_sizes("gemm", {{"NI", 3}, {"NJ", 5}, {"NK", 2}}), 0);
+}
+
+// Chained contractions, with the initialisations and scalings between them as pieces.
+TEST(MatmulPackingRun, TwoAndThreeMatrixProductsAreBitIdentical) {
+  expect_same_output("2mm", kernel_with_sizes("2mm", {{"NI", 41}, {"NJ", 53}, {"NK", 37}, {"NL", 59}}), 2);
+  expect_same_output("3mm", kernel_with_sizes("3mm", {{"NI", 33}, {"NJ", 47}, {"NK", 29}, {"NL", 51}, {"NM", 27}}), 3);
+}
+
+// syrk's triangle, syr2k's sum of two products over it.
+TEST(MatmulPackingRun, SyrkAndSyr2kTrianglesAreBitIdentical) {
+  expect_same_output("syrk", kernel_with_sizes("syrk", {{"N", 93}, {"M", 71}}), 1);
+  expect_same_output("syr2k", kernel_with_sizes("syr2k", {{"N", 89}, {"M", 67}}), 1);
+}
+
+// An upper triangle with a transposed left operand and -=.
+TEST(MatmulPackingRun, UpperTriangleWithTransposedOperandIsBitIdentical) {
+  const std::string source = R"(#include <stdio.h>
+#define N 61
+#define M 45
+double A[N][M], T[M][N], D[N][N];
+int main(void) {
+  int i, j, k;
+  for (i = 0; i < N; i++) for (j = 0; j < M; j++) { A[i][j] = (double)((i * j + 1) % N) / N; T[j][i] = (double)((i + 3 * j) % M) / M; }
+  for (i = 0; i < N; i++) for (j = 0; j < N; j++) D[i][j] = (double)((i * (j + 2) + 3) % N) / N;
+#pragma scop
+  for (i = 0; i < N; i++)
+    for (k = 0; k < M; k++)
+      for (j = i + 1; j < N; j++)
+        D[i][j] -= T[k][i] * (A[j][k] * 1.25);
+#pragma endscop
+  for (i = 0; i < N; i++) for (j = 0; j < N; j++) printf("%a\n", D[i][j]);
+  return 0;
+}
+)";
+  expect_same_output("upper", source, 1);
+}
+
+// Sizes as function arguments: the packed loops' bounds are expressions of them, the block
+// sizes constants; run on sizes that leave every kind of edge, and on empty ones.
+TEST(MatmulPackingRun, SymbolicSizesAreBitIdentical) {
+  const std::string source = R"(#include <stdio.h>
+static double A[300][300], B[300][300], C[300][300];
+static void kernel(int ni, int nj, int nk, double alpha) {
+  int i, j, k;
+#pragma scop
+  for (i = 0; i < ni; i++)
+    for (j = 0; j < nj; j++)
+      for (k = 0; k < nk; k++)
+        C[i][j] += alpha * A[i][k] * B[k][j];
+#pragma endscop
+}
+int main(void) {
+  for (int i = 0; i < 300; i++) for (int j = 0; j < 300; j++) {
+    A[i][j] = (double)((i * j + 1) % 17) / 17;
+    B[i][j] = (double)((i + 2 * j) % 13) / 13;
+    C[i][j] = (double)((i * 3 + j) % 11) / 11;
+  }
+  kernel(1, 1, 1, 1.5);
+  kernel(0, 7, 5, 1.5);
+  kernel(7, 0, 5, 1.5);
+  kernel(9, 25, 0, 1.5);
+  kernel(41, 49, 33, 0.5);
+  kernel(257, 231, 299, 1.25);
+  for (int i = 0; i < 300; i++) for (int j = 0; j < 300; j++) printf("%a\n", C[i][j]);
+  return 0;
+}
+)";
+  expect_same_output("symbolic", source, 1);
+}
+
+// A dependence from the contraction to a statement before it in the text would be broken by
+// running the pieces in text order: nothing is packed.
+TEST(MatmulPackingRun, PiecesOutOfOrderAreNotPacked) {
+  const std::string source = R"(#include <stdio.h>
+#define N 40
+double A[N][N], B[N][N], C[N][N], D[N][N];
+int main(void) {
+  int i, j, k;
+  for (i = 0; i < N; i++) for (j = 0; j < N; j++) { A[i][j] = i - j; B[i][j] = i + j; C[i][j] = 1; D[i][j] = 0; }
+#pragma scop
+  for (i = 1; i < N; i++) {
+    for (j = 0; j < N; j++)
+      D[i][j] = C[i - 1][j] * 2.0;
+    for (k = 0; k < N; k++)
+      for (j = 0; j < N; j++)
+        C[i][j] += A[i][k] * B[k][j];
+  }
+#pragma endscop
+  for (i = 0; i < N; i++) for (j = 0; j < N; j++) printf("%a %a\n", C[i][j], D[i][j]);
+  return 0;
+}
+)";
+  PolycResult r = polyc(source, packing());
+  EXPECT_EQ(r.output.find("pz_packed_left"), std::string::npos) << r.output;
+  EXPECT_NE(joined(r.scops.at(0).passes).find("a dependence runs from a later piece to an earlier one"), std::string::npos)
+      << joined(r.scops.at(0).passes);
+}
+
+// gemm at 1000^3 (10^9 multiply-adds, 24 MB of arrays): tiled into packed blocks with the
+// register-blocked micro-kernel, in one parallel region sharing the packing and the jc loop.
+TEST(MatmulPackingCostModel, LargeGemmIsTiledAndPacked) {
+  const std::string src =
+      "#define N 1000\ndouble A[N][N], B[N][N], C[N][N];\nvoid f(void) {\n  int i, j, k;\n#pragma scop\n"
+      "  for (i = 0; i < N; i++)\n    for (j = 0; j < N; j++)\n      for (k = 0; k < N; k++)\n"
+      "        C[i][j] += A[i][k] * B[k][j];\n#pragma endscop\n}\n";
+  PolycOptions o = packing();
+  o.matmul.min_multiply_adds = PolycOptions{}.matmul.min_multiply_adds;
+  const PolycResult r = polyc(src, o);
+  const std::string log = joined(r.scops.at(0).passes);
+  EXPECT_NE(log.find("matmul packing: S0 packed, micro-tile 8x24 (i x j)"), std::string::npos) << log;
+  EXPECT_NE(r.output.find("double pz_packed_left0["), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("double pz_acc[8][24];"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("#pragma omp simd simdlen(8)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("#pragma omp parallel\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("#pragma omp for\n"), std::string::npos) << r.output;
+}
+
+// gemm at 40^3 (64000 multiply-adds) and a 2000-point 1-D stencil: the model says no, and the
+// stencil is left as the source has it.
+TEST(MatmulPackingCostModel, SmallGemmAndOneDimensionalStencilAreLeftAlone) {
+  PolycOptions o = packing();
+  o.matmul.min_multiply_adds = PolycOptions{}.matmul.min_multiply_adds;
+  const std::string gemm =
+      "#define N 40\ndouble A[N][N], B[N][N], C[N][N];\nvoid f(void) {\n  int i, j, k;\n#pragma scop\n"
+      "  for (i = 0; i < N; i++)\n    for (j = 0; j < N; j++)\n      for (k = 0; k < N; k++)\n"
+      "        C[i][j] += A[i][k] * B[k][j];\n#pragma endscop\n}\n";
+  PolycResult r = polyc(gemm, o);
+  EXPECT_EQ(r.output.find("pz_packed"), std::string::npos) << r.output;
+  EXPECT_NE(joined(r.scops.at(0).passes).find("cost model: S0 is a contraction of 64000 multiply-adds"), std::string::npos)
+      << joined(r.scops.at(0).passes);
+  const std::string stencil =
+      "#define T 500\n#define N 2000\ndouble A[N], B[N];\nvoid f(void) {\n  int t, i;\n#pragma scop\n"
+      "  for (t = 0; t < T; t++) {\n    for (i = 1; i < N - 1; i++)\n      B[i] = 0.33333 * (A[i - 1] + A[i] + A[i + 1]);\n"
+      "    for (i = 1; i < N - 1; i++)\n      A[i] = 0.33333 * (B[i - 1] + B[i] + B[i + 1]);\n  }\n#pragma endscop\n}\n";
+  r = polyc(stencil, o);
+  EXPECT_EQ(r.output.find("pz_packed"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("omp parallel"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find(" += 32)"), std::string::npos) << r.output;  // no tile loops
+  EXPECT_NE(joined(r.scops.at(0).passes).find("cost model: "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pz::poly
