@@ -63,8 +63,16 @@ NetOutput Learner::heads(const torch::Tensor& observations) {
   return poly_ ? poly_->heads(*net_, observations) : net_->heads(observations);
 }
 
-torch::Tensor Learner::log_softmax(const torch::Tensor& logits, std::int64_t dim) const {
-  return poly_ ? poly_->log_softmax(logits) : torch::log_softmax(logits, dim);
+std::pair<torch::Tensor, torch::Tensor> Learner::losses(const NetOutput& out, const torch::Tensor& pi, const torch::Tensor& mask,
+                                                        const torch::Tensor& z) const {
+  if (poly_) return {poly_->policy_loss(out.policy, pi, mask), poly_->value_loss(out, z)};
+  const auto per_row = -(pi * torch::log_softmax(out.policy, 1)).sum(1);
+  const auto policy_loss = (per_row * mask).sum() / mask.sum().clamp_min(1.0);
+  // Outcomes in between (draws, scores, q_mix blends) become soft targets with the same
+  // expectation (wdl_targets).
+  const auto value_loss = config_.network.wdl() ? -(wdl_targets(z) * torch::log_softmax(out.value_logits, 2)).sum(2).mean()
+                                                 : torch::mse_loss(out.value, z);
+  return {policy_loss, value_loss};
 }
 
 double Learner::lr() const { return optimizer_->param_groups()[0].options().get_lr(); }
@@ -90,17 +98,7 @@ StepStats Learner::train_step(const Batch& batch) {
   for (const auto& b : net_->buffers()) buffers_before.push_back(b.clone());
   optimizer_->zero_grad();
   const NetOutput out = heads(obs);
-  auto per_row = -(pi * log_softmax(out.policy, 1)).sum(1);
-  auto policy_loss = (per_row * mask).sum() / mask.sum().clamp_min(1.0);
-  torch::Tensor value_loss;
-  if (config_.network.wdl()) {
-    // Outcomes in between (draws, scores, q_mix blends) become soft targets with the same
-    // expectation: z ≥ 0 → (z, 1 − z, 0), z < 0 → (0, 1 + z, −z), so W − L = z.
-    const auto target = torch::stack({z.clamp_min(0), 1 - z.abs(), (-z).clamp_min(0)}, 2);
-    value_loss = -(target * log_softmax(out.value_logits, 2)).sum(2).mean();
-  } else {
-    value_loss = torch::mse_loss(out.value, z);
-  }
+  auto [policy_loss, value_loss] = losses(out, pi, mask, z);
   auto loss = policy_loss + config_.value_weight * value_loss;
   loss.backward();
   stats.step = step_ + 1;

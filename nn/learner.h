@@ -121,7 +121,9 @@ class Learner {
   // The group's mean of the gradients, floating buffers and loss terms (in place).
   void average_over_group(torch::Tensor& loss, torch::Tensor& policy_loss, torch::Tensor& value_loss);
   NetOutput heads(const torch::Tensor& observations);
-  torch::Tensor log_softmax(const torch::Tensor& logits, std::int64_t dim) const;  // dim: the last
+  // The policy and value loss terms (the header's formulas), on LibTorch's ops or the poly kernels.
+  std::pair<torch::Tensor, torch::Tensor> losses(const NetOutput& out, const torch::Tensor& pi, const torch::Tensor& mask,
+                                                 const torch::Tensor& z) const;
   static bool step_is_finite(const StepStats& stats);  // loss and gradient norm
   static std::string divergence_reason(const StepStats& stats);
   void restore_buffers(const std::vector<torch::Tensor>& saved);

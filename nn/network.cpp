@@ -135,6 +135,10 @@ std::int64_t PolicyValueNetImpl::parameter_count() const {
   return n;
 }
 
+torch::Tensor wdl_targets(const torch::Tensor& z) {
+  return torch::stack({z.clamp_min(0), 1 - z.abs(), (-z).clamp_min(0)}, 2);
+}
+
 PolicyValueNet make_network(const NetConfig& config, const games::GameInfo& info) {
   return PolicyValueNet(config, net_shape(info));
 }

@@ -80,6 +80,10 @@ struct NetOutput {
   torch::Tensor value_logits;  // "wdl": [N, value_outputs, 3] (win, draw, loss); else undefined
 };
 
+// A "wdl" head's targets [N, V, 3] for outcomes z [N, V] in [-1, 1]: z ≥ 0 → (z, 1 − z, 0),
+// z < 0 → (0, 1 + z, −z), so that W − L = z (draws, scores and q_mix blends included).
+torch::Tensor wdl_targets(const torch::Tensor& z);
+
 class PolicyValueNetImpl : public torch::nn::Module {
  public:
   PolicyValueNetImpl(const NetConfig& config, const NetShape& shape);

@@ -352,9 +352,16 @@ std::vector<KernelWriter> tanh_kernels(const MatrixShape& s) {
   return k;
 }
 
-std::vector<KernelWriter> log_softmax_kernels(const MatrixShape& s) {
-  const std::string R = str(s.rows), L = str(s.cols), m = rows({s.rows, s.cols});
-  auto k = matrix_pair(matrix_name("log_softmax", s), m, rows({s.rows, 2}), m);
+// Cross-entropy against soft targets through the log-softmax of each row of L, the rows
+// weighted (w[n]: the policy mask; 1 for win/draw/loss) and the sum scaled (scale[0]: one
+// over the weight's sum or the row count). work[n][r]: the row's maximum, then log Σ exp.
+std::vector<KernelWriter> cross_entropy_kernels(const MatrixShape& s) {
+  const std::string R = str(s.rows), L = str(s.cols), m = rows({s.rows, s.cols}), name = matrix_name("cross_entropy", s);
+  std::vector<KernelWriter> k;
+  k.emplace_back(name + "_forward", std::vector<KernelArgument>{{"x", m}, {"t", m}, {"w", ""}, {"scale", ""},
+                                                                {"work", rows({s.rows, 2}), true}, {"loss", "", true}});
+  k.emplace_back(name + "_backward", std::vector<KernelArgument>{{"x", m}, {"t", m}, {"w", ""}, {"scale", ""}, {"work", rows({s.rows, 2})},
+                                                                 {"dloss", ""}, {"tsum", rows({s.rows}), true}, {"dx", m, true}});
   k[0]
       .nest([=](ScopBuilder& b) {
         b.for_("n", "0", "N").for_("r", "0", R).stmt("work[n][r][0] = x[n][r][0]");
@@ -366,17 +373,38 @@ std::vector<KernelWriter> log_softmax_kernels(const MatrixShape& s) {
         b.stmt("work[n][r][1] = logf(work[n][r][1]) + work[n][r][0]").end().end();
       })
       .nest([=](ScopBuilder& b) {
-        b.for_("n", "0", "N").for_("r", "0", R).for_("l", "0", L).stmt("y[n][r][l] = x[n][r][l] - work[n][r][1]").end().end().end();
+        b.stmt("loss[0] = 0.0f");
+        b.for_("n", "0", "N").for_("r", "0", R).for_("l", "0", L);
+        b.stmt("loss[0] += w[n] * t[n][r][l] * (work[n][r][1] - x[n][r][l])").end().end().end();
+        b.stmt("loss[0] = loss[0] * scale[0]");
       });
+  // dx = dloss · scale · w[n] · (softmax(x) Σ_l t − t)
   k[1]
       .nest([=](ScopBuilder& b) {
-        b.for_("n", "0", "N").for_("r", "0", R).stmt("work[n][r][0] = 0.0f");
-        b.for_("l", "0", L).stmt("work[n][r][0] += dy[n][r][l]").end().end().end();
+        b.for_("n", "0", "N").for_("r", "0", R).stmt("tsum[n][r] = 0.0f");
+        b.for_("l", "0", L).stmt("tsum[n][r] += t[n][r][l]").end().end().end();
       })
       .nest([=](ScopBuilder& b) {
         b.for_("n", "0", "N").for_("r", "0", R).for_("l", "0", L);
-        b.stmt("dx[n][r][l] = dy[n][r][l] - expf(y[n][r][l]) * work[n][r][0]").end().end().end();
+        b.stmt("dx[n][r][l] = dloss[0] * scale[0] * w[n] * (expf(x[n][r][l] - work[n][r][1]) * tsum[n][r] - t[n][r][l])");
+        b.end().end().end();
       });
+  return k;
+}
+
+// Mean squared error over N rows of `cols` values, scaled by scale[0] (1/(N·cols)).
+std::vector<KernelWriter> squared_error_kernels(const MatrixShape& s) {
+  const std::string C = str(s.cols), m = rows({s.cols}), name = matrix_name("squared_error", s);
+  std::vector<KernelWriter> k;
+  k.emplace_back(name + "_forward", std::vector<KernelArgument>{{"v", m}, {"z", m}, {"scale", ""}, {"loss", "", true}});
+  k.emplace_back(name + "_backward", std::vector<KernelArgument>{{"v", m}, {"z", m}, {"scale", ""}, {"dloss", ""}, {"dv", m, true}});
+  k[0].nest([=](ScopBuilder& b) {
+    b.stmt("loss[0] = 0.0f").for_("n", "0", "N").for_("c", "0", C);
+    b.stmt("loss[0] += (v[n][c] - z[n][c]) * (v[n][c] - z[n][c])").end().end().stmt("loss[0] = loss[0] * scale[0]");
+  });
+  k[1].nest([=](ScopBuilder& b) {
+    b.for_("n", "0", "N").for_("c", "0", C).stmt("dv[n][c] = 2.0f * dloss[0] * scale[0] * (v[n][c] - z[n][c])").end().end();
+  });
   return k;
 }
 
@@ -398,7 +426,8 @@ std::vector<KernelWriter> all_kernels(const LayerShapes& shapes) {
   for (const PlaneShape& s : unique(shapes.planes)) add(plane_kernels(s));
   for (const MatrixShape& s : unique(shapes.transposes)) add(transpose_kernels(s));
   for (const MatrixShape& s : unique(shapes.tanhs)) add(tanh_kernels(s));
-  for (const MatrixShape& s : unique(shapes.log_softmaxes)) add(log_softmax_kernels(s));
+  for (const MatrixShape& s : unique(shapes.cross_entropies)) add(cross_entropy_kernels(s));
+  for (const MatrixShape& s : unique(shapes.squared_errors)) add(squared_error_kernels(s));
   return out;
 }
 
@@ -477,7 +506,14 @@ PolyLayerKernels::PolyLayerKernels(const LayerShapes& shapes, const std::string&
   };
   matrices(shapes.transposes, transposes_, "transpose");
   matrices(shapes.tanhs, tanhs_, "tanh");
-  matrices(shapes.log_softmaxes, log_softmaxes_, "log_softmax");
+  for (const MatrixShape& s : unique(shapes.cross_entropies)) {
+    fn(cross_entropies_[s].forward, matrix_name("cross_entropy", s) + "_forward");
+    fn(cross_entropies_[s].backward, matrix_name("cross_entropy", s) + "_backward");
+  }
+  for (const MatrixShape& s : unique(shapes.squared_errors)) {
+    fn(squared_errors_[s].forward, matrix_name("squared_error", s) + "_forward");
+    fn(squared_errors_[s].backward, matrix_name("squared_error", s) + "_backward");
+  }
 }
 
 PolyLayerKernels::~PolyLayerKernels() = default;

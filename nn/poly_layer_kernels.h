@@ -33,7 +33,10 @@
 //   planes    y[n][s][c] = x[n][s][c] + p[n][c] [ReLU];  dx = dy masked, dp = Σ_s dx
 //   transpose [N][A][B] → [N][B][A] (its gradient: the transpose back)
 //   tanh      y = tanh x;  dx = dy (1 − y²)
-//   log-softmax over rows of L: y = x − max − log Σ exp(x − max);  dx = dy − exp(y) Σ dy
+//   losses    cross-entropy against soft targets t through the log-softmax of rows of L
+//             (policy; win/draw/loss): loss = scale Σ_n w[n] Σ_r Σ_l t (lse − x), lse =
+//             max + log Σ exp(x − max);  dx = dloss · scale · w[n] (softmax(x) Σ_l t − t);
+//             squared error (scalar value): loss = scale Σ (v − z)²;  dv = 2 dloss · scale (v − z)
 #pragma once
 
 #include <map>
@@ -76,7 +79,7 @@ struct PlaneShape {  // pooling and per-channel planes: [N][plane][channels]
   auto key() const { return std::tie(channels, height, width, relu); }
   bool operator<(const PlaneShape& o) const { return key() < o.key(); }
 };
-struct MatrixShape {  // transpose: [N][rows][cols]; log-softmax: rows of cols; tanh: rows × cols values
+struct MatrixShape {  // transpose: [N][rows][cols]; cross-entropy: rows of cols; tanh, squared error: rows × cols values
   int rows = 0, cols = 0;
   auto key() const { return std::tie(rows, cols); }
   bool operator<(const MatrixShape& o) const { return key() < o.key(); }
@@ -92,7 +95,7 @@ struct LayerShapes {
   std::vector<BatchNormShape> batch_norms;
   std::vector<LinearShape> linears;
   std::vector<PlaneShape> pools, planes;
-  std::vector<MatrixShape> transposes, log_softmaxes, tanhs;
+  std::vector<MatrixShape> transposes, tanhs, cross_entropies, squared_errors;
 };
 
 // Workspace sizes in floats, for n positions.
@@ -138,10 +141,21 @@ struct PlaneKernels {
   void (*backward)(int, const float* dy, const float* y, float* dx, float* dplanes);
 };
 struct MatrixKernels {
-  // work: [N][rows][2] floats (log-softmax's row maximum and log-sum; unused by the others)
+  // work: [N][rows][2] floats (unused by these two)
   void (*forward)(int, const float* x, float* work, float* y);
   // dy, y (the forward's output) → dx (transpose: the transpose back, from dy alone)
   void (*backward)(int, const float* dy, const float* y, float* work, float* dx);
+};
+struct CrossEntropyKernels {
+  // x, t [N][rows][cols], w [N], scale [1] → work [N][rows][2] (kept for backward), loss [1]
+  void (*forward)(int, const float* x, const float* t, const float* w, const float* scale, float* work, float* loss);
+  // … work, dloss [1] → tsum [N][rows] workspace, dx
+  void (*backward)(int, const float* x, const float* t, const float* w, const float* scale, const float* work,
+                   const float* dloss, float* tsum, float* dx);
+};
+struct SquaredErrorKernels {
+  void (*forward)(int, const float* v, const float* z, const float* scale, float* loss);
+  void (*backward)(int, const float* v, const float* z, const float* scale, const float* dloss, float* dv);
 };
 
 class PolyLayerKernels {
@@ -160,8 +174,9 @@ class PolyLayerKernels {
   const PoolKernels& pool(const PlaneShape& s) const { return pools_.at(s); }
   const PlaneKernels& planes(const PlaneShape& s) const { return planes_.at(s); }
   const MatrixKernels& transpose(const MatrixShape& s) const { return transposes_.at(s); }
-  const MatrixKernels& log_softmax(const MatrixShape& s) const { return log_softmaxes_.at(s); }
   const MatrixKernels& tanh(const MatrixShape& s) const { return tanhs_.at(s); }
+  const CrossEntropyKernels& cross_entropy(const MatrixShape& s) const { return cross_entropies_.at(s); }
+  const SquaredErrorKernels& squared_error(const MatrixShape& s) const { return squared_errors_.at(s); }
 
  private:
   std::shared_ptr<poly::JitModule> module_;
@@ -170,12 +185,14 @@ class PolyLayerKernels {
   std::map<LinearShape, LinearKernels> linears_;
   std::map<PlaneShape, PoolKernels> pools_;
   std::map<PlaneShape, PlaneKernels> planes_;
-  std::map<MatrixShape, MatrixKernels> transposes_, log_softmaxes_, tanhs_;
+  std::map<MatrixShape, MatrixKernels> transposes_, tanhs_;
+  std::map<MatrixShape, CrossEntropyKernels> cross_entropies_;
+  std::map<MatrixShape, SquaredErrorKernels> squared_errors_;
 };
 
 // The generated functions' names: NAME_forward, NAME_backward (NAME_input_gradient and
 // NAME_weight_gradient for a convolution). `what`: "pool", "planes"; "transpose", "tanh",
-// "log_softmax".
+// "cross_entropy", "squared_error".
 std::string kernel_name(const ConvShape& s);
 std::string kernel_name(const BatchNormShape& s);
 std::string kernel_name(const LinearShape& s);

@@ -154,7 +154,7 @@ struct PlanesFunction : torch::autograd::Function<PlanesFunction> {
   }
 };
 
-// Transpose, tanh and log-softmax: x → y of `out_sizes`, the backward from dy and y.
+// Transpose and tanh: x → y of `out_sizes`, the backward from dy and y.
 struct MatrixFunction : torch::autograd::Function<MatrixFunction> {
   static Tensor forward(AutogradContext* ctx, const Tensor& x, const MatrixKernels* k, std::vector<std::int64_t> out_sizes,
                         MatrixShape s) {
@@ -174,6 +174,48 @@ struct MatrixFunction : torch::autograd::Function<MatrixFunction> {
     Tensor work = empty({y.size(0), ctx->saved_data["rows"].toInt(), 2});
     kept<MatrixKernels>(ctx, "kernels")->backward(batch_of(y), data(dy), data(y), data(work), data(dx));
     return {dx, Tensor(), Tensor(), Tensor()};
+  }
+};
+
+// Cross-entropy of x's log-softmax rows against t, rows weighted by w, the sum scaled.
+struct CrossEntropyFunction : torch::autograd::Function<CrossEntropyFunction> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& x, const Tensor& t, const Tensor& w, const Tensor& scale,
+                        const CrossEntropyKernels* k, MatrixShape s) {
+    const int n = batch_of(x);
+    Tensor work = empty({n, s.rows, 2}), loss = torch::empty({}, torch::kFloat32);
+    k->forward(n, data(x), data(t), data(w), data(scale), data(work), data(loss));
+    ctx->save_for_backward({x, t, w, scale, work});
+    ctx->saved_data["rows"] = static_cast<std::int64_t>(s.rows);
+    keep(ctx, "kernels", k);
+    return loss;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto v = ctx->get_saved_variables();
+    const Tensor &x = v[0], &t = v[1], &w = v[2], &scale = v[3], &work = v[4];
+    const Tensor dloss = grads[0].contiguous();
+    Tensor tsum = empty({x.size(0), ctx->saved_data["rows"].toInt()}), dx = torch::empty_like(x);
+    kept<CrossEntropyKernels>(ctx, "kernels")
+        ->backward(batch_of(x), data(x), data(t), data(w), data(scale), data(work), data(dloss), data(tsum), data(dx));
+    return {dx, Tensor(), Tensor(), Tensor(), Tensor(), Tensor()};
+  }
+};
+
+struct SquaredErrorFunction : torch::autograd::Function<SquaredErrorFunction> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& v, const Tensor& z, const Tensor& scale,
+                        const SquaredErrorKernels* k) {
+    Tensor loss = torch::empty({}, torch::kFloat32);
+    k->forward(batch_of(v), data(v), data(z), data(scale), data(loss));
+    ctx->save_for_backward({v, z, scale});
+    keep(ctx, "kernels", k);
+    return loss;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto s = ctx->get_saved_variables();
+    const Tensor &v = s[0], &z = s[1], &scale = s[2];
+    const Tensor dloss = grads[0].contiguous();
+    Tensor dv = torch::empty_like(v);
+    kept<SquaredErrorKernels>(ctx, "kernels")->backward(batch_of(v), data(v), data(z), data(scale), data(dloss), data(dv));
+    return {dv, Tensor(), Tensor(), Tensor()};
   }
 };
 
@@ -283,10 +325,25 @@ NetOutput PolyTrainingNet::heads(PolicyValueNetImpl& net, const Tensor& observat
   return out;
 }
 
-Tensor PolyTrainingNet::log_softmax(const Tensor& logits) const {
-  const MatrixShape s{logits.dim() == 3 ? static_cast<int>(logits.size(1)) : 1, static_cast<int>(logits.size(-1))};
-  const Tensor x = logits.contiguous();
-  return MatrixFunction::apply(x, &kernels_->log_softmax(s), x.sizes().vec(), s);
+Tensor PolyTrainingNet::policy_loss(const Tensor& logits, const Tensor& targets, const Tensor& mask) const {
+  const MatrixShape s{1, static_cast<int>(logits.size(1))};
+  const Tensor w = mask.to(torch::kFloat32).contiguous();
+  const Tensor scale = (1.0 / w.sum().clamp_min(1.0)).reshape({1});
+  return CrossEntropyFunction::apply(logits.contiguous(), targets.to(torch::kFloat32).contiguous(), w, scale,
+                                     &kernels_->cross_entropy(s), s);
+}
+
+Tensor PolyTrainingNet::value_loss(const NetOutput& out, const Tensor& z) const {
+  const std::int64_t n = z.size(0), v = shape_.value_outputs;
+  const Tensor scale = torch::full({1}, 1.0 / static_cast<double>(n * v), torch::kFloat32);
+  if (config_.wdl()) {
+    const MatrixShape s{static_cast<int>(v), 3};
+    return CrossEntropyFunction::apply(out.value_logits.contiguous(), wdl_targets(z).contiguous(), torch::ones({n}), scale,
+                                       &kernels_->cross_entropy(s), s);
+  }
+  const MatrixShape s{1, static_cast<int>(v)};
+  return SquaredErrorFunction::apply(out.value.contiguous(), z.to(torch::kFloat32).contiguous(), scale,
+                                     &kernels_->squared_error(s));
 }
 
 }  // namespace pz::nn

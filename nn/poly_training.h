@@ -38,9 +38,12 @@ class PolyTrainingNet {
   // network.h's heads() on the generated kernels: the same outputs and, through autograd, the
   // same gradients (to rounding) for `net`, which must have this config and shape.
   NetOutput heads(PolicyValueNetImpl& net, const torch::Tensor& observations) const;
-  // log-softmax over the last dimension of a [N, L] or [N, R, L] tensor whose shape the
-  // network produces (the policy logits, the win/draw/loss logits).
-  torch::Tensor log_softmax(const torch::Tensor& logits) const;
+  // The learner's loss terms (learner.h) on generated kernels, log-softmax and cross-entropy
+  // fused: the policy cross-entropy −Σ π log softmax(logits) averaged over the rows whose
+  // mask is 1; the value loss, the squared error for a scalar head and for "wdl" the
+  // cross-entropy against wdl_targets(z), each averaged over N × value outputs.
+  torch::Tensor policy_loss(const torch::Tensor& logits, const torch::Tensor& targets, const torch::Tensor& mask) const;
+  torch::Tensor value_loss(const NetOutput& out, const torch::Tensor& z) const;
 
   const PolyLayerKernels& kernels() const { return *kernels_; }
   // The layer shapes (with the fusions named in the header) the kernels were built for.

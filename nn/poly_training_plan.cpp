@@ -50,9 +50,13 @@ class Recorder final : public TrainingLayerOps<ActShape> {
     plan.shapes.tanhs.push_back(s);
     return add("", "tanh", "", pair(kernel_name("tanh", s)), x);
   }
-  void log_softmax(const MatrixShape& s) {
-    plan.shapes.log_softmaxes.push_back(s);
-    add("", "log-softmax", "", pair(kernel_name("log_softmax", s)), {s.rows * s.cols});
+  void cross_entropy(const MatrixShape& s) {
+    plan.shapes.cross_entropies.push_back(s);
+    add("", "loss", "log-softmax", pair(kernel_name("cross_entropy", s)), {1});
+  }
+  void squared_error(const MatrixShape& s) {
+    plan.shapes.squared_errors.push_back(s);
+    add("", "loss", "", pair(kernel_name("squared_error", s)), {1});
   }
   void input_transpose(const MatrixShape& s, const ActShape& out) {
     plan.shapes.transposes.push_back(s);
@@ -76,8 +80,9 @@ TrainingPlan plan_training_network(const NetConfig& config, const NetShape& shap
   const ActShape input{in.channels, in.height, in.width};
   recorder.input_transpose({in.channels, in.plane_size()}, input);
   const TrainingHeads<ActShape> heads = walk_training_network<ActShape>(recorder, config, shape, input);
-  recorder.log_softmax({1, heads.policy.channels});
-  if (config.wdl()) recorder.log_softmax({shape.value_outputs, 3});
+  recorder.cross_entropy({1, heads.policy.channels});
+  if (config.wdl()) recorder.cross_entropy({shape.value_outputs, 3});
+  else recorder.squared_error({1, shape.value_outputs});
   return recorder.plan;
 }
 

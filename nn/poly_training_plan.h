@@ -95,7 +95,7 @@ TrainingHeads<Act> walk_training_network(TrainingLayerOps<Act>& ops, const NetCo
 // One layer of the step, in forward order, and the generated functions it calls.
 struct TrainingLayer {
   std::string module;  // "tower.0.conv1"; "" for the layout changes and the heads' activations
-  std::string kind;    // "conv3x3", "batch-norm", "linear", "pool", "planes", "transpose", "tanh", "log-softmax"
+  std::string kind;    // "conv3x3", "batch-norm", "linear", "pool", "planes", "transpose", "tanh", "loss"
   std::string fused;   // what the layer's kernels take over from the next layers ("residual add, ReLU")
   std::vector<std::string> functions;  // forward first, then the gradients
   std::size_t output_floats = 0;       // per position
@@ -107,7 +107,8 @@ struct TrainingPlan {
 };
 
 // The layers of `config`'s network for `shape`: the input's transpose to channels-last, the
-// walk, and the log-softmaxes the loss takes.
+// walk, and the loss terms (the policy's cross-entropy; the value's squared error or
+// cross-entropy).
 TrainingPlan plan_training_network(const NetConfig& config, const NetShape& shape);
 
 }  // namespace pz::nn

@@ -137,18 +137,43 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"connect4", config("resnet", 1, 32), 1}),                    // one position
     case_name);
 
-TEST(PolyTrainingNet, LogSoftmaxMatchesTorchWithItsGradient) {
+// The loss terms (log-softmax and cross-entropy fused; squared error) against the learner's
+// LibTorch formulas, with their gradients: masked policy rows, targets of any sum, outcomes
+// between −1 and 1, scalar and win/draw/loss heads.
+TEST(PolyTrainingNet, LossesMatchTorchWithTheirGradients) {
   const auto game = games::make_game("tictactoe");
   const NetShape shape = net_shape(game->info());
-  const PolyTrainingNet poly(config("resnet", 1, 8, "wdl"), shape, cache_dir());
-  for (torch::Tensor logits : {torch::randn({6, shape.policy.size()}) * 5, torch::randn({6, 1, 3}) * 5}) {
-    torch::Tensor a = logits.clone().requires_grad_(), b = logits.clone().requires_grad_();
-    const torch::Tensor want = torch::log_softmax(a, -1), got = poly.log_softmax(b);
-    EXPECT_LT(relative_error(got, want), 1e-5);
-    const torch::Tensor w = torch::randn(want.sizes());
-    (want * w).sum().backward();
-    (got * w).sum().backward();
-    EXPECT_LT(relative_error(b.grad(), a.grad()), 1e-5);
+  const int n = 6, actions = shape.policy.size();
+  const torch::Tensor pi = torch::rand({n, actions}), mask = torch::tensor({1.f, 0.f, 1.f, 1.f, 0.f, 1.f});
+  const torch::Tensor z = torch::rand({n, 1}) * 2 - 1;
+  for (const std::string head : {"scalar", "wdl"}) {
+    const PolyTrainingNet poly(config("resnet", 1, 8, head), shape, cache_dir());
+    torch::Tensor a = (torch::randn({n, actions}) * 5).requires_grad_(), b = a.detach().clone().requires_grad_();
+    const torch::Tensor want = ((-(pi * torch::log_softmax(a, 1)).sum(1)) * mask).sum() / mask.sum().clamp_min(1.0);
+    const torch::Tensor got = poly.policy_loss(b, pi, mask);
+    EXPECT_LT(relative_error(got, want), 1e-5) << head;
+    want.backward();
+    got.backward();
+    EXPECT_LT(relative_error(b.grad(), a.grad()), 1e-5) << head;
+
+    NetOutput expected, out;
+    if (head == "wdl") {
+      expected.value_logits = (torch::randn({n, 1, 3}) * 3).requires_grad_();
+      out.value_logits = expected.value_logits.detach().clone().requires_grad_();
+    } else {
+      expected.value = torch::tanh(torch::randn({n, 1})).requires_grad_();
+      out.value = expected.value.detach().clone().requires_grad_();
+    }
+    const torch::Tensor value_want = head == "wdl"
+                                         ? -(wdl_targets(z) * torch::log_softmax(expected.value_logits, 2)).sum(2).mean()
+                                         : torch::mse_loss(expected.value, z);
+    const torch::Tensor value_got = poly.value_loss(out, z);
+    EXPECT_LT(relative_error(value_got, value_want), 1e-5) << head;
+    (3 * value_want).backward();
+    (3 * value_got).backward();
+    const torch::Tensor& leaf = head == "wdl" ? out.value_logits : out.value;
+    const torch::Tensor& expected_leaf = head == "wdl" ? expected.value_logits : expected.value;
+    EXPECT_LT(relative_error(leaf.grad(), expected_leaf.grad()), 1e-5) << head;
   }
 }
 
@@ -294,7 +319,7 @@ TEST(PolyTrainingReport, ModelsEveryKernelOfTheStep) {
   }
   EXPECT_EQ(residual_fusions, 1);  // the block's second batch norm
   EXPECT_EQ(r.layers.front().layer.kind, "transpose");
-  EXPECT_EQ(r.layers.back().layer.kind, "log-softmax");
+  EXPECT_EQ(r.layers.back().layer.kind, "loss");
   EXPECT_GT(r.saved_bytes, 0);
   EXPECT_GT(r.allocated_bytes, r.saved_bytes);
   EXPECT_NE(format_training_step_text(r).find("tower.0.conv2"), std::string::npos);
