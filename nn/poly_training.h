@@ -13,7 +13,7 @@
 // Fused where it saves a pass over an activation (the report lists them): the residual add
 // and the ReLU into the batch norm's forward, and in its backward the ReLU's mask (the
 // residual's gradient comes out of the same sweep); the ReLU into the linear layers and the
-// pooled bias planes.
+// pooled bias planes; the log-softmax into the loss's cross-entropies (poly_training_plan.h).
 //
 // Training mode only: the batch statistics normalise and the running statistics move,
 // as torch.nn.BatchNorm2d's in train() (momentum 0.1, ε 1e-5, num_batches_tracked + 1).
