@@ -57,6 +57,7 @@ TrainStepResult measure_training_steps(const TrainStepOptions& o) {
   config.network = o.network;
   nn::LearnerConfig poly_config = config;
   poly_config.backend = "poly";
+  poly_config.batch_size = o.batches.empty() ? 256 : *std::max_element(o.batches.begin(), o.batches.end());
   nn::Learner torch_learner(*game, config, 1), poly_learner(*game, poly_config, 1);
   const nn::NetShape shape = nn::net_shape(game->info());
   TrainStepResult r;

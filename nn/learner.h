@@ -61,6 +61,9 @@ struct LearnerConfig {
   // The network passes: "torch" (LibTorch's ops) or "poly" (the kernels polyc generates,
   // poly_training.h). The same weights, optimiser and state files either way.
   std::string backend = "torch";
+  // The positions of a step: the poly learner weighs its backward fusions for it (any batch
+  // runs).
+  int batch_size = 256;
 };
 
 struct StepStats {

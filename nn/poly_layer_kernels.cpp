@@ -2,10 +2,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <map>
 #include <set>
 #include <stdexcept>
 
 #include "polyhedral/builder.h"
+#include "polyhedral/cache_info.h"
 #include "polyhedral/jit.h"
 
 namespace pz::nn {
@@ -127,7 +130,8 @@ std::vector<KernelWriter> conv_kernels(const ConvShape& s) {
 // ---- batch norm --------------------------------------------------------------------------
 
 std::string batch_norm_name(const BatchNormShape& s) {
-  return "pz_batch_norm_" + str(s.channels) + "x" + str(s.plane) + (s.residual ? "_residual" : "") + (s.relu ? "_relu" : "");
+  return "pz_batch_norm_" + str(s.channels) + "x" + str(s.plane) + (s.residual ? "_residual" : "") + (s.relu ? "_relu" : "") +
+         (s.one_sweep_backward ? "_one_sweep" : "");
 }
 
 // Per channel: target[c] = Σ_{n,s} term, then `finish` (a statement on target[c], or empty).
@@ -163,7 +167,7 @@ std::vector<KernelWriter> batch_norm_kernels(const BatchNormShape& s) {
       .nest([=](ScopBuilder& b) {
         const std::string m = real(kBatchNormMomentum), keep = real(1.0 - kBatchNormMomentum);
         b.for_("c", "0", str(C));
-        b.stmt("invstd[c] = 1.0f / sqrtf(var[c] + " + real(kBatchNormEpsilon) + ")");
+        b.stmt("invstd[c] = 1.0f / sqrt(var[c] + " + real(kBatchNormEpsilon) + ")");
         b.stmt("running_mean[c] = " + keep + " * running_mean[c] + " + m + " * mean[c]");
         b.stmt("running_var[c] = " + keep + " * running_var[c] + " + m + " * (" + count + " > 1 ? var[c] * " + count + " / (" +
                count + " - 1) : var[c])");
@@ -186,16 +190,23 @@ std::vector<KernelWriter> batch_norm_kernels(const BatchNormShape& s) {
                                                                    {"dx", act, true},
                                                                    {"dgamma", "", true},
                                                                    {"dbeta", "", true}});
+  const std::string mask = std::string("g[n][s][c] = ") + (s.relu ? "y[n][s][c] > 0.0f ? dy[n][s][c] : 0.0f" : "dy[n][s][c]");
+  if (s.one_sweep_backward) {
+    out.back().nest([=](ScopBuilder& b) {
+      b.for_("c", "0", str(C)).stmt("dbeta[c] = 0.0f").stmt("dgamma[c] = 0.0f").end();
+      b.for_("n", "0", "N").for_("s", "0", str(S)).for_("c", "0", str(C));
+      b.stmt(mask).stmt("dbeta[c] += g[n][s][c]").stmt("dgamma[c] += g[n][s][c] * " + centred).end().end().end();
+      b.for_("c", "0", str(C)).stmt("dgamma[c] = dgamma[c] * invstd[c]").end();
+    });
+  } else {
+    out.back()
+        .nest([=](ScopBuilder& b) { b.for_("n", "0", "N").for_("s", "0", str(S)).for_("c", "0", str(C)).stmt(mask).end().end().end(); })
+        .nest([=](ScopBuilder& b) { describe_channel_sum(b, C, S, "dbeta", "g[n][s][c]"); })
+        .nest([=](ScopBuilder& b) {
+          describe_channel_sum(b, C, S, "dgamma", "g[n][s][c] * " + centred, "dgamma[c] = dgamma[c] * invstd[c]");
+        });
+  }
   out.back()
-      .nest([=](ScopBuilder& b) {
-        b.for_("n", "0", "N").for_("s", "0", str(S)).for_("c", "0", str(C));
-        b.stmt(std::string("g[n][s][c] = ") + (s.relu ? "y[n][s][c] > 0.0f ? dy[n][s][c] : 0.0f" : "dy[n][s][c]"));
-        b.end().end().end();
-      })
-      .nest([=](ScopBuilder& b) { describe_channel_sum(b, C, S, "dbeta", "g[n][s][c]"); })
-      .nest([=](ScopBuilder& b) {
-        describe_channel_sum(b, C, S, "dgamma", "g[n][s][c] * " + centred, "dgamma[c] = dgamma[c] * invstd[c]");
-      })
       .nest([=](ScopBuilder& b) {
         b.for_("n", "0", "N").for_("s", "0", str(S)).for_("c", "0", str(C));
         b.stmt("dx[n][s][c] = gamma[c] * invstd[c] * (g[n][s][c] - dbeta[c] / " + count + " - " + centred +
@@ -269,7 +280,7 @@ std::vector<KernelWriter> pool_kernels(const PlaneShape& s) {
     b.for_("n", "0", "N").for_("c", "0", c).stmt(mean + " = 0.0f");
     b.for_("s", "0", str(S)).stmt(mean + " += x[n][s][c]").end();
     b.stmt(mean + " = " + mean + " / " + str(S) + ".0f").stmt(scaled + " = " + mean + " * " + scale);
-    b.stmt(top + " = x[n][0][c]").for_("s", "1", str(S)).stmt(top + " = fmaxf(" + top + ", x[n][s][c])").end();
+    b.stmt(top + " = x[n][0][c]").for_("s", "1", str(S)).stmt(top + " = fmax(" + top + ", x[n][s][c])").end();
     b.end().end();
   });
   out.emplace_back(name + "_backward", std::vector<KernelArgument>{{"x", act}, {"y", pooled}, {"dy", pooled}, {"ties", rows({C}), true}, {"dx", act, true}});
@@ -347,7 +358,7 @@ std::vector<KernelWriter> tanh_kernels(const MatrixShape& s) {
       b.for_("n", "0", "N").for_("r", "0", str(s.rows)).for_("l", "0", str(s.cols)).stmt(statement).end().end().end();
     };
   };
-  k[0].nest(each("y[n][r][l] = tanhf(x[n][r][l])"));
+  k[0].nest(each("y[n][r][l] = tanh(x[n][r][l])"));
   k[1].nest(each("dx[n][r][l] = dy[n][r][l] * (1.0f - y[n][r][l] * y[n][r][l])"));
   return k;
 }
@@ -365,12 +376,12 @@ std::vector<KernelWriter> cross_entropy_kernels(const MatrixShape& s) {
   k[0]
       .nest([=](ScopBuilder& b) {
         b.for_("n", "0", "N").for_("r", "0", R).stmt("work[n][r][0] = x[n][r][0]");
-        b.for_("l", "1", L).stmt("work[n][r][0] = fmaxf(work[n][r][0], x[n][r][l])").end().end().end();
+        b.for_("l", "1", L).stmt("work[n][r][0] = fmax(work[n][r][0], x[n][r][l])").end().end().end();
       })
       .nest([=](ScopBuilder& b) {
         b.for_("n", "0", "N").for_("r", "0", R).stmt("work[n][r][1] = 0.0f");
-        b.for_("l", "0", L).stmt("work[n][r][1] += expf(x[n][r][l] - work[n][r][0])").end();
-        b.stmt("work[n][r][1] = logf(work[n][r][1]) + work[n][r][0]").end().end();
+        b.for_("l", "0", L).stmt("work[n][r][1] += exp(x[n][r][l] - work[n][r][0])").end();
+        b.stmt("work[n][r][1] = log(work[n][r][1]) + work[n][r][0]").end().end();
       })
       .nest([=](ScopBuilder& b) {
         b.stmt("loss[0] = 0.0f");
@@ -386,7 +397,7 @@ std::vector<KernelWriter> cross_entropy_kernels(const MatrixShape& s) {
       })
       .nest([=](ScopBuilder& b) {
         b.for_("n", "0", "N").for_("r", "0", R).for_("l", "0", L);
-        b.stmt("dx[n][r][l] = dloss[0] * scale[0] * w[n] * (expf(x[n][r][l] - work[n][r][1]) * tsum[n][r] - t[n][r][l])");
+        b.stmt("dx[n][r][l] = dloss[0] * scale[0] * w[n] * (exp(x[n][r][l] - work[n][r][1]) * tsum[n][r] - t[n][r][l])");
         b.end().end().end();
       });
   return k;
@@ -431,7 +442,43 @@ std::vector<KernelWriter> all_kernels(const LayerShapes& shapes) {
   return out;
 }
 
+// The bytes `kernel`'s nests, run one after another at `batch`, move between memory and the
+// caches under polyc's model (footprint.h): each nest its live-in reads and live-out writes,
+// the nest alone; unless all they touch fits in L2 together, when each array is loaded and
+// stored once whichever form the kernel has. Infinite when a nest is not modelled.
+double modelled_bytes(const KernelWriter& kernel, int batch, long l2_bytes) {
+  poly::KernelReport report;
+  kernel.source(report, {.batch = batch, .data_movement = true});
+  double each_alone = 0;
+  std::map<std::string, double> touched;  // per array, the most bytes one nest touches
+  for (const poly::ScopReport& nest : report.nests) {
+    const auto& arrays = nest.data_movement.kernel;
+    const auto in = poly::sum_arrays(arrays, &poly::ArrayMovement::moved_in).bytes;
+    const auto out = poly::sum_arrays(arrays, &poly::ArrayMovement::moved_out).bytes;
+    if (!nest.data_movement.computed || !in || !out) return std::numeric_limits<double>::infinity();
+    each_alone += static_cast<double>(*in + *out);
+    for (const poly::ArrayMovement& a : arrays) {
+      if (!a.accessed) return std::numeric_limits<double>::infinity();
+      double& t = touched[a.array];
+      t = std::max(t, static_cast<double>(*a.accessed * a.element_bytes));
+    }
+  }
+  double together = 0;
+  for (const auto& [array, bytes] : touched) together += bytes;
+  return together <= static_cast<double>(l2_bytes) ? together : each_alone;
+}
+
 }  // namespace
+
+FusionChoice choose_batch_norm_backward(BatchNormShape s, int batch) {
+  s.one_sweep_backward = false;
+  FusionChoice choice{batch_norm_name(s), "ReLU mask, dβ and dγ in one sweep", batch, 0, 0};
+  const long l2 = poly::CacheInfo::detect().l2;
+  choice.unfused_bytes = modelled_bytes(batch_norm_kernels(s).at(1), batch, l2);
+  s.one_sweep_backward = true;
+  choice.fused_bytes = modelled_bytes(batch_norm_kernels(s).at(1), batch, l2);
+  return choice;
+}
 
 std::size_t conv_padded_floats(const ConvShape& s, int n) {
   if (s.pad() == 0) return 0;
@@ -444,12 +491,13 @@ std::size_t conv_weight_floats(const ConvShape& s) {
          static_cast<std::size_t>(s.out_channels);
 }
 
-std::string layer_kernels_source(const LayerShapes& shapes, std::vector<poly::KernelReport>* reports) {
-  std::string code = "/* Generated by polyzero's nn/poly_layer_kernels: the training kernels of one network, each loop nest optimised by polyc. */\n#include <math.h>\n\n";
+std::string layer_kernels_source(const LayerShapes& shapes, std::vector<poly::KernelReport>* reports, const std::string& element) {
+  // <tgmath.h>: the statements' sqrt, exp, log, fmax and tanh take their arguments' type.
+  std::string code = "/* Generated by polyzero's nn/poly_layer_kernels: the training kernels of one network, each loop nest optimised by polyc. */\n#include <tgmath.h>\n\n";
   if (reports) reports->clear();
   for (const KernelWriter& kernel : all_kernels(shapes)) {
     poly::KernelReport report;
-    code += kernel.source(report);
+    code += kernel.source(report, {.element = element});
     if (reports) reports->push_back(std::move(report));
   }
   return code;
@@ -465,17 +513,22 @@ std::vector<poly::KernelReport> analyse_layer_kernels(const LayerShapes& shapes,
   return reports;
 }
 
-PolyLayerKernels::PolyLayerKernels(const LayerShapes& shapes, const std::string& cache_dir) {
+std::shared_ptr<poly::JitModule> compile_layer_kernels(const LayerShapes& shapes, const std::string& element,
+                                                       const std::string& cache_dir) {
   poly::JitCache cache(cache_dir.empty() ? poly::default_cache_dir() : cache_dir, "gcc", kFlags);
   std::string functions;
   for (const KernelWriter& k : all_kernels(shapes)) functions += k.name() + " ";
-  const std::string source =
-      cache.generated_source("poly learner kernels: " + functions, [&] { return layer_kernels_source(shapes); });
+  const std::string source = cache.generated_source("poly learner kernels (" + element + "): " + functions,
+                                                    [&] { return layer_kernels_source(shapes, nullptr, element); });
   try {
-    module_ = cache.load(source);
+    return cache.load(source);
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string("poly learner: the training kernels failed to compile: ") + e.what());
   }
+}
+
+PolyLayerKernels::PolyLayerKernels(const LayerShapes& shapes, const std::string& cache_dir)
+    : module_(compile_layer_kernels(shapes, "float", cache_dir)) {
   auto fn = [&](auto*& target, const std::string& name) {
     target = module_->function<std::remove_pointer_t<std::remove_reference_t<decltype(target)>>>(name);
   };

@@ -63,7 +63,10 @@ struct ConvShape {
 struct BatchNormShape {
   int channels = 0, plane = 0;  // plane: H·W
   bool residual = false, relu = false;
-  auto key() const { return std::tie(channels, plane, residual, relu); }
+  // The backward's ReLU mask and both channel sums (dβ, dγ) in one sweep over the
+  // activations instead of three (choose_batch_norm_backward decides).
+  bool one_sweep_backward = false;
+  auto key() const { return std::tie(channels, plane, residual, relu, one_sweep_backward); }
   bool operator<(const BatchNormShape& o) const { return key() < o.key(); }
 };
 struct LinearShape {
@@ -199,11 +202,37 @@ std::string kernel_name(const LinearShape& s);
 std::string kernel_name(const std::string& what, const PlaneShape& s);
 std::string kernel_name(const std::string& what, const MatrixShape& s);
 
+// A fusion of the backward pass decided from footprints: the bytes polyc's model
+// (polyhedral/footprint.h) says the layer's kernels move between memory and the caches,
+// unfused and fused, at a concrete batch: each loop nest's live-in reads and live-out
+// writes, summed over the nests, or, when everything the nests touch fits in L2 together
+// (this machine's, cache_info.h), each array once. The fused form is kept only when it
+// moves less.
+struct FusionChoice {
+  std::string kernel;  // the unfused kernels' name (kernel_name)
+  std::string fusion;  // what the fused form does in one sweep
+  int batch = 0;
+  double unfused_bytes = 0, fused_bytes = 0;
+  bool fused() const { return fused_bytes < unfused_bytes; }
+};
+
+// Batch norm's backward: the ReLU mask, dβ = Σ g and dγ = Σ g·x̂ as three sweeps over the
+// activations, or as one (`s` with one_sweep_backward); decided for `batch` positions.
+FusionChoice choose_batch_norm_backward(BatchNormShape s, int batch);
+
 // polyc's reports of every generated function for a batch of `batch` positions, with
 // footprints and data movement (polyhedral/footprint.h's model): for `polyc --report-net`.
 std::vector<poly::KernelReport> analyse_layer_kernels(const LayerShapes& shapes, int batch);
 
-// The C translation unit for `shapes` (what PolyLayerKernels compiles).
-std::string layer_kernels_source(const LayerShapes& shapes, std::vector<poly::KernelReport>* reports = nullptr);
+// The C translation unit for `shapes` (what PolyLayerKernels compiles), its arrays of
+// `element` type: "float", or "double" for finite-difference checks of the gradients (the
+// functions' signatures are the same with double pointers).
+std::string layer_kernels_source(const LayerShapes& shapes, std::vector<poly::KernelReport>* reports = nullptr,
+                                 const std::string& element = "float");
+
+// layer_kernels_source compiled through the JIT and loaded (its source cached as
+// PolyLayerKernels says). Throws std::runtime_error when the C compiler fails.
+std::shared_ptr<poly::JitModule> compile_layer_kernels(const LayerShapes& shapes, const std::string& element,
+                                                       const std::string& cache_dir = "");
 
 }  // namespace pz::nn

@@ -230,8 +230,8 @@ struct Act : ActShape {
 
 class Runner final : public TrainingLayerOps<Act> {
  public:
-  Runner(PolicyValueNetImpl& net, const PolyLayerKernels& kernels)
-      : params_(net.named_parameters(true)), buffers_(net.named_buffers(true)), k_(kernels) {}
+  Runner(PolicyValueNetImpl& net, const PolyLayerKernels& kernels, const LayerShapes& planned)
+      : params_(net.named_parameters(true)), buffers_(net.named_buffers(true)), k_(kernels), planned_(planned) {}
 
   Act conv(const std::string& module, const Act& x, int out_channels, int kernel, bool bias) override {
     const ConvShape s{x.channels, out_channels, x.height, x.width, kernel, bias};
@@ -239,7 +239,7 @@ class Runner final : public TrainingLayerOps<Act> {
     return {ConvFunction::apply(x.t, params_[module + ".weight"], b, &k_.conv(s), s), out_channels, x.height, x.width};
   }
   Act batch_norm(const std::string& module, const Act& x, const Act* residual, bool relu) override {
-    const BatchNormKernels* k = &k_.batch_norm({x.channels, x.plane(), residual != nullptr, relu});
+    const BatchNormKernels* k = &k_.batch_norm(planned({x.channels, x.plane(), residual != nullptr, relu}));
     Tensor y = BatchNormFunction::apply(x.t, residual ? residual->t : absent(), params_[module + ".weight"],
                                         params_[module + ".bias"], buffers_[module + ".running_mean"],
                                         buffers_[module + ".running_var"], k);
@@ -271,8 +271,16 @@ class Runner final : public TrainingLayerOps<Act> {
   }
 
  private:
+  // The plan's form of a batch norm (the fusions it chose: plan_training_network).
+  BatchNormShape planned(const BatchNormShape& s) const {
+    for (const BatchNormShape& p : planned_.batch_norms)
+      if (p.channels == s.channels && p.plane == s.plane && p.residual == s.residual && p.relu == s.relu) return p;
+    return s;
+  }
+
   torch::OrderedDict<std::string, Tensor> params_, buffers_;
   const PolyLayerKernels& k_;
+  const LayerShapes& planned_;
 };
 
 // One compiled kernel set per network and cache directory in the process (polyc and gcc
@@ -289,11 +297,12 @@ std::shared_ptr<const PolyLayerKernels> compiled_kernels(const std::string& key,
 
 }  // namespace
 
-PolyTrainingNet::PolyTrainingNet(const NetConfig& config, const NetShape& shape, const std::string& cache_dir)
+PolyTrainingNet::PolyTrainingNet(const NetConfig& config, const NetShape& shape, int batch, const std::string& cache_dir)
     : config_(config), shape_(shape) {
   const games::Shape& in = shape.input;
-  shapes_ = plan_training_network(config, shape).shapes;
-  const std::string key = config.to_json().dump() + " " + std::to_string(in.channels) + "x" + std::to_string(in.height) + "x" +
+  shapes_ = plan_training_network(config, shape, batch).shapes;
+  const std::string key = config.to_json().dump() + " batch " + std::to_string(batch) + " " + std::to_string(in.channels) + "x" +
+                          std::to_string(in.height) + "x" +
                           std::to_string(in.width) + " " + std::to_string(shape.policy.size()) + " " +
                           std::to_string(shape.value_outputs) + (shape.spatial_policy ? " spatial" : "");
   kernels_ = compiled_kernels(key, shapes_, cache_dir);
@@ -309,7 +318,7 @@ NetOutput PolyTrainingNet::heads(PolicyValueNetImpl& net, const Tensor& observat
   const std::int64_t n = observations.size(0);
   const MatrixShape s{in.channels, in.plane_size()};
   const Tensor x = observations.to(torch::kFloat32).contiguous().view({n, s.rows, s.cols});
-  Runner runner(net, *kernels_);
+  Runner runner(net, *kernels_, shapes_);
   const Act input{MatrixFunction::apply(x, &kernels_->transpose(s), std::vector<std::int64_t>{n, s.cols, s.rows}, s),
                   in.channels, in.height, in.width};
   const TrainingHeads<Act> heads = walk_training_network<Act>(runner, config_, shape_, input);

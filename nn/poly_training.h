@@ -13,7 +13,9 @@
 // Fused where it saves a pass over an activation (the report lists them): the residual add
 // and the ReLU into the batch norm's forward, and in its backward the ReLU's mask (the
 // residual's gradient comes out of the same sweep); the ReLU into the linear layers and the
-// pooled bias planes; the log-softmax into the loss's cross-entropies (poly_training_plan.h).
+// pooled bias planes; the log-softmax into the loss's cross-entropies; and where polyc's
+// footprints say it moves less at the learner's batch, the batch norm's backward mask and
+// channel sums in one sweep (poly_training_plan.h).
 //
 // Training mode only: the batch statistics normalise and the running statistics move,
 // as torch.nn.BatchNorm2d's in train() (momentum 0.1, ε 1e-5, num_batches_tracked + 1).
@@ -32,8 +34,9 @@ namespace pz::nn {
 class PolyTrainingNet {
  public:
   // Builds (or finds in the JIT's cache) the kernels of every layer of the network `config`
-  // describes for `shape`. Throws std::runtime_error when they fail to compile.
-  PolyTrainingNet(const NetConfig& config, const NetShape& shape, const std::string& cache_dir = "");
+  // describes for `shape`, the backward fusions weighed for steps of `batch` positions
+  // (plan_training_network). Throws std::runtime_error when they fail to compile.
+  PolyTrainingNet(const NetConfig& config, const NetShape& shape, int batch, const std::string& cache_dir = "");
 
   // network.h's heads() on the generated kernels: the same outputs and, through autograd, the
   // same gradients (to rounding) for `net`, which must have this config and shape.

@@ -6,7 +6,8 @@
 // The walk's fusions are fixed by the layer order network.h has: a batch norm takes the
 // residual add and the ReLU that follow it; a linear layer and the pooled bias planes take
 // their ReLU; in the backward pass each of these applies the ReLU's mask in the same sweep
-// (poly_layer_kernels.h).
+// (poly_layer_kernels.h). Where a fusion's gain depends on the data the kernels move, the
+// plan weighs it with polyc's footprints (FusionChoice): a batch norm's backward sweeps.
 #pragma once
 
 #include <string>
@@ -18,8 +19,10 @@
 namespace pz::nn {
 
 // An activation's shape: channels-last [N, H·W, C] on a board, or [N, C] (height = width = 0).
+// `layer`: the plan's layer that produced it (plan_training_network's walk; -1: the input).
 struct ActShape {
   int channels = 0, height = 0, width = 0;
+  int layer = -1;
   bool spatial() const { return height > 0; }
   int plane() const { return height * width; }
 };
@@ -92,6 +95,20 @@ TrainingHeads<Act> walk_training_network(TrainingLayerOps<Act>& ops, const NetCo
   return out;
 }
 
+// A buffer of a layer's kernels besides its output and the gradients it passes on (what
+// poly_training.h allocates): packed weights, padded copies, statistics, row workspaces.
+// Its size is per_position · N + fixed floats.
+struct LayerWorkspace {
+  enum class Use {
+    kForward,   // written and read by the forward kernel alone
+    kBackward,  // by the gradient kernels alone
+    kKept,      // written by the forward kernel, read by the gradient kernels
+  };
+  std::string name;
+  std::size_t per_position = 0, fixed = 0;
+  Use use = Use::kForward;
+};
+
 // One layer of the step, in forward order, and the generated functions it calls.
 struct TrainingLayer {
   std::string module;  // "tower.0.conv1"; "" for the layout changes and the heads' activations
@@ -99,16 +116,25 @@ struct TrainingLayer {
   std::string fused;   // what the layer's kernels take over from the next layers ("residual add, ReLU")
   std::vector<std::string> functions;  // forward first, then the gradients
   std::size_t output_floats = 0;       // per position
+  std::vector<int> inputs;             // the layers whose outputs it reads (-1: the network's input)
+  // What autograd keeps for the gradient kernels: the first input (a batch norm's residual
+  // is not kept; a 3×3 convolution keeps its padded copy instead, a workspace) and the output.
+  bool keeps_input = false, keeps_output = false;
+  std::vector<LayerWorkspace> workspaces;
+  bool has_backward() const { return functions.size() > 1; }
 };
 
 struct TrainingPlan {
   LayerShapes shapes;
   std::vector<TrainingLayer> layers;
+  std::vector<FusionChoice> fusions;  // the backward fusions weighed from footprints, one per shape
 };
 
 // The layers of `config`'s network for `shape`: the input's transpose to channels-last, the
 // walk, and the loss terms (the policy's cross-entropy; the value's squared error or
-// cross-entropy).
-TrainingPlan plan_training_network(const NetConfig& config, const NetShape& shape);
+// cross-entropy). The backward fusions that depend on the data moved (FusionChoice) are
+// weighed for steps of `batch` positions (0: none is weighed, none fused); the kernels
+// serve any batch.
+TrainingPlan plan_training_network(const NetConfig& config, const NetShape& shape, int batch);
 
 }  // namespace pz::nn

@@ -1,5 +1,6 @@
 #include "nn/poly_training_report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -55,12 +56,11 @@ nlohmann::json traffic_json(const KernelTraffic& t) {
 }  // namespace
 
 TrainingStepReport report_training_step(const NetConfig& config, const NetShape& shape, int batch) {
-  const TrainingPlan plan = plan_training_network(config, shape);
+  const TrainingPlan plan = plan_training_network(config, shape, batch);
   std::map<std::string, poly::KernelReport> functions;
   for (poly::KernelReport& r : analyse_layer_kernels(plan.shapes, batch)) functions.emplace(r.name, std::move(r));
   TrainingStepReport report;
   report.batch = batch;
-  const double n = batch, floats = 4;
   for (const TrainingLayer& layer : plan.layers) {
     TrainingLayerTraffic t{layer, {}, {}};
     for (std::size_t f = 0; f < layer.functions.size(); ++f) {
@@ -68,16 +68,10 @@ TrainingStepReport report_training_step(const NetConfig& config, const NetShape&
     }
     add(report.forward, t.forward);
     add(report.gradients, t.gradients);
-    const double output = static_cast<double>(layer.output_floats) * n * floats;
-    report.allocated_bytes += 2 * output;
-    report.saved_bytes += output;
     report.layers.push_back(std::move(t));
   }
-  for (const ConvShape& s : plan.shapes.convs) {
-    const double padded = static_cast<double>(conv_padded_floats(s, batch)) * floats;
-    report.allocated_bytes += 2 * padded;  // the forward's copy (kept) and the input gradient's
-    report.saved_bytes += padded;
-  }
+  report.fusions = plan.fusions;
+  report.memory = training_step_memory(plan, batch);
   return report;
 }
 
@@ -85,13 +79,15 @@ std::string format_training_step_text(const TrainingStepReport& r) {
   std::string out = "training step of the poly learner (learner.backend \"poly\"), batch " + std::to_string(r.batch) +
                     ": MiB its kernels move under polyc's model, forward | gradients\n";
   char line[512];
-  std::snprintf(line, sizeof line, "  %-24s %-11s %-20s %19s %19s %21s\n", "layer", "kind", "fused", "memory in", "memory out",
-                "L2 loads");
+  int fused_width = 5;
+  for (const TrainingLayerTraffic& t : r.layers) fused_width = std::max(fused_width, static_cast<int>(t.layer.fused.size()));
+  std::snprintf(line, sizeof line, "  %-24s %-11s %-*s %19s %19s %21s\n", "layer", "kind", fused_width, "fused", "memory in",
+                "memory out", "L2 loads");
   out += line;
   for (const TrainingLayerTraffic& t : r.layers) {
     const std::string name = t.layer.module.empty() ? "-" : t.layer.module;
-    std::snprintf(line, sizeof line, "  %-24s %-11s %-20s %9s|%-9s %9s|%-9s %10s|%-10s\n", name.c_str(), t.layer.kind.c_str(),
-                  t.layer.fused.empty() ? "-" : t.layer.fused.c_str(), mib(t.forward.memory_in).c_str(),
+    std::snprintf(line, sizeof line, "  %-24s %-11s %-*s %9s|%-9s %9s|%-9s %10s|%-10s\n", name.c_str(), t.layer.kind.c_str(),
+                  fused_width, t.layer.fused.empty() ? "-" : t.layer.fused.c_str(), mib(t.forward.memory_in).c_str(),
                   mib(t.gradients.memory_in).c_str(), mib(t.forward.memory_out).c_str(), mib(t.gradients.memory_out).c_str(),
                   mib(t.forward.l2_loads).c_str(), mib(t.gradients.l2_loads).c_str());
     out += line;
@@ -103,10 +99,18 @@ std::string format_training_step_text(const TrainingStepReport& r) {
                 mib(r.gradients.memory_out).c_str(), mib(r.forward.l2_loads).c_str(), mib(r.gradients.l2_loads).c_str(),
                 r.forward.nests_not_modelled + r.gradients.nests_not_modelled, r.forward.nests + r.gradients.nests);
   out += line;
+  if (!r.fusions.empty()) out += "  backward fusions weighed on polyc's footprints, MiB moved unfused -> fused:\n";
+  for (const FusionChoice& f : r.fusions) {
+    std::snprintf(line, sizeof line, "    %s, %s: %s -> %s: %s\n", f.kernel.c_str(), f.fusion.c_str(), mib(f.unfused_bytes).c_str(),
+                  mib(f.fused_bytes).c_str(), f.fused() ? "fused" : "kept apart");
+    out += line;
+  }
+  const TrainingStepMemory& m = r.memory;
   std::snprintf(line, sizeof line,
-                "  the step's tensors: %s MiB allocated (outputs, gradients, padded copies; no buffer shared between "
-                "layers), %s MiB alive when the backward pass starts\n",
-                mib(r.allocated_bytes).c_str(), mib(r.saved_bytes).c_str());
+                "  the step's buffers (outputs, gradients passed back, workspaces; not the parameters' gradients): %s MiB "
+                "each alone, %s MiB placed by the storage planner (live peak %s MiB), %s MiB kept for the backward pass\n",
+                mib(static_cast<double>(m.unshared_bytes)).c_str(), mib(static_cast<double>(m.planned_bytes)).c_str(),
+                mib(static_cast<double>(m.live_peak_bytes)).c_str(), mib(static_cast<double>(m.kept_for_backward_bytes)).c_str());
   out += line;
   return out;
 }
@@ -118,8 +122,16 @@ nlohmann::json training_step_json(const TrainingStepReport& r) {
                       {"functions", t.layer.functions}, {"forward", traffic_json(t.forward)},
                       {"gradients", traffic_json(t.gradients)}});
   }
-  return {{"batch", r.batch}, {"layers", layers}, {"forward", traffic_json(r.forward)}, {"gradients", traffic_json(r.gradients)},
-          {"allocated_bytes", r.allocated_bytes}, {"alive_at_backward_bytes", r.saved_bytes}};
+  nlohmann::json fusions = nlohmann::json::array();
+  for (const FusionChoice& f : r.fusions) {
+    fusions.push_back({{"kernel", f.kernel}, {"fusion", f.fusion}, {"batch", f.batch}, {"unfused_bytes", f.unfused_bytes},
+                       {"fused_bytes", f.fused_bytes}, {"fused", f.fused()}});
+  }
+  return {{"batch", r.batch}, {"layers", layers}, {"fusions", fusions}, {"forward", traffic_json(r.forward)}, {"gradients", traffic_json(r.gradients)},
+          {"memory", {{"unshared_bytes", r.memory.unshared_bytes}, {"planned_bytes", r.memory.planned_bytes},
+                      {"live_peak_bytes", r.memory.live_peak_bytes},
+                      {"kept_for_backward_bytes", r.memory.kept_for_backward_bytes},
+                      {"buffers", r.memory.buffers.size()}}}};
 }
 
 }  // namespace pz::nn

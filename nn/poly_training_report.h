@@ -2,7 +2,8 @@
 // network (poly_training_plan.h), the bytes its generated kernels move between memory and
 // the caches under polyc's model (polyhedral/footprint.h: distinct elements per loop nest,
 // each nest counted alone), the forward kernels and the gradient kernels apart; and the
-// memory the step's tensors take.
+// memory the step's buffers take, each alone and placed by the storage planner
+// (poly_training_memory.h).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "nn/poly_training_memory.h"
 #include "nn/poly_training_plan.h"
 
 namespace pz::nn {
@@ -31,10 +33,8 @@ struct TrainingStepReport {
   int batch = 0;
   std::vector<TrainingLayerTraffic> layers;
   KernelTraffic forward, gradients;  // sums over the layers
-  // The step's tensors: every layer's output and its gradient, the convolutions' padded
-  // copies; the learner allocates each (no buffer shared between layers), and at the start
-  // of the backward pass every forward output and padded copy is alive (autograd keeps them).
-  double allocated_bytes = 0, saved_bytes = 0;
+  std::vector<FusionChoice> fusions;  // the backward fusions weighed at this batch
+  TrainingStepMemory memory;          // the step's buffers, with and without the storage planner
 };
 
 // Runs polyc on every kernel of the step at `batch` positions (seconds: the analysis is

@@ -4,6 +4,8 @@
 #include "polyhedral/isl_context.h"
 #include "polyhedral/polyc.h"
 
+#include <stdexcept>
+
 namespace pz::poly {
 
 KernelWriter::KernelWriter(std::string name, std::vector<KernelArgument> arguments)
@@ -15,12 +17,15 @@ KernelWriter& KernelWriter::nest(Nest describe) {
 }
 
 std::string KernelWriter::source(KernelReport& report, const KernelWriterOptions& writer_options) const {
+  const std::string& element = writer_options.element;
+  if (element != "float" && element != "double")
+    throw std::invalid_argument("kernel " + name_ + ": element type '" + element + "' is not float or double");
   std::string code = "void " + name_ + "(int N";
   for (const KernelArgument& a : arguments_)
-    code += std::string(", ") + (a.write ? "float" : "const float") + "* restrict " + a.name + "_";
+    code += ", " + (a.write ? element : "const " + element) + "* restrict " + a.name + "_";
   code += ") {\n";
   for (const KernelArgument& a : arguments_) {
-    const std::string type = a.write ? "float" : "const float";
+    const std::string type = a.write ? element : "const " + element;
     if (a.rows.empty()) code += "  " + type + "* restrict " + a.name + " = " + a.name + "_;\n";
     else code += "  " + type + " (*restrict " + a.name + ")" + a.rows + " = (" + type + " (*)" + a.rows + ")" + a.name + "_;\n";
   }
@@ -31,7 +36,7 @@ std::string KernelWriter::source(KernelReport& report, const KernelWriterOptions
     IslContext ctx;
     ScopBuilder b(ctx.ctx());
     b.param("N", writer_options.batch);
-    for (const KernelArgument& a : arguments_) b.array(a.name, "float");
+    for (const KernelArgument& a : arguments_) b.array(a.name, element);
     // N ≥ 1 in every domain: a reduction over the batch then covers its initialisation,
     // which register blocking requires (a chain whose updates may be empty is not one).
     b.if_("N >= 1");

@@ -11,7 +11,8 @@
 //       .source(report);
 //
 // gives `void pz_scale(int N, const float* restrict x_, float* restrict y_)` whose body views
-// x_ and y_ as `float (*)[16]` and runs polyc's code for the nest. N ≥ 1 is assumed: with
+// x_ and y_ as `float (*)[16]` and runs polyc's code for the nest (double with
+// KernelWriterOptions::element). N ≥ 1 is assumed: with
 // N < 1 the function does nothing (every nest runs under `if (N >= 1)`, so that a reduction
 // over the batch is a register-blocked chain).
 #pragma once
@@ -45,19 +46,24 @@ struct KernelWriterOptions {
   // unset, N is the runtime argument.
   std::optional<long long> batch;
   bool data_movement = false;  // polyc's footprints and data movement in the reports
+  // The arrays' element type, "float" or "double" (the same nests in double precision: for
+  // finite-difference checks of gradient kernels). Literals and <tgmath.h> calls in the
+  // statements follow their arguments' type.
+  std::string element = "float";
 };
 
 class KernelWriter {
  public:
   KernelWriter(std::string name, std::vector<KernelArgument> arguments);
 
-  // Declares the parameter N and every argument as a float array before `describe` runs.
+  // Declares the parameter N and every argument as an array before `describe` runs.
   using Nest = std::function<void(ScopBuilder&)>;
   KernelWriter& nest(Nest describe);
 
   const std::string& name() const { return name_; }
   // The C definition, every nest optimised by polyc (register blocking and `omp simd`
-  // vectorisation on, no OpenMP threads). Throws what polyc throws for a malformed nest.
+  // vectorisation on, no OpenMP threads). Throws what polyc throws for a malformed nest,
+  // std::invalid_argument for an element type other than float and double.
   std::string source(KernelReport& report, const KernelWriterOptions& options = {}) const;
 
  private:

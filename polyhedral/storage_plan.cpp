@@ -33,12 +33,18 @@ std::map<std::string, LiveRange> live_ranges(const std::vector<const Scop*>& pro
   return ranges;
 }
 
+bool padded(const ArrayLayout& l) {
+  for (std::size_t d = 0; d < l.before.size(); ++d)
+    if (l.before[d] || l.after[d]) return true;
+  return false;
+}
+
 }  // namespace
 
 StoragePlan plan_storage(const std::vector<const Scop*>& programs, const std::map<std::string, ArrayLayout>& layouts,
                          const std::set<std::string>& temporaries, const StorageOptions& options) {
   const std::map<std::string, LiveRange> ranges = live_ranges(programs);
-  StoragePlan plan;
+  std::vector<BufferLifetime> buffers;
   for (const std::string& name : temporaries) {
     auto layout = layouts.find(name);
     if (layout == layouts.end()) throw std::invalid_argument("storage plan: temporary " + name + " has no layout");
@@ -46,50 +52,48 @@ StoragePlan plan_storage(const std::vector<const Scop*>& programs, const std::ma
     if (range == ranges.end() || range->second.first_write == kNever)
       throw std::invalid_argument("storage plan: temporary " + name + " is never written by the programs");
     const LiveRange& r = range->second;
-    StoragePlacement p;
-    p.array = name;
-    const bool rows = !layout->second.order.empty() && layout->second.storage_extent(layout->second.order[0]) < 0;
-    p.elements = rows ? layout->second.row_elements() * static_cast<std::size_t>(std::max(1LL, options.parameter_rows))
-                      : layout->second.elements();
-    p.first = r.first_read != kNever && r.first_read < r.first_write ? 0 : r.first_write;
-    p.last = std::max(r.first_write, r.last_read);
-    plan.placements.push_back(p);
+    const ArrayLayout& l = layout->second;
+    BufferLifetime b;
+    b.name = name;
+    const bool rows = !l.order.empty() && l.storage_extent(l.order[0]) < 0;
+    b.elements = rows ? l.row_elements() * static_cast<std::size_t>(std::max(1LL, options.parameter_rows)) : l.elements();
+    b.first = r.first_read != kNever && r.first_read < r.first_write ? 0 : r.first_write;
+    b.last = std::max(r.first_write, r.last_read);
+    // Padding is never written and the arena serves every run of the sequence, so a
+    // region that holds a padded array holds only arrays of exactly its layout.
+    b.padded = padded(l) ? &l : nullptr;
+    buffers.push_back(std::move(b));
   }
-  std::stable_sort(plan.placements.begin(), plan.placements.end(),
-                   [](const StoragePlacement& a, const StoragePlacement& b) { return a.first < b.first; });
-  const std::size_t align = std::max<std::size_t>(1, options.alignment);
+  return place_buffers(std::move(buffers), options.alignment);
+}
+
+StoragePlan place_buffers(std::vector<BufferLifetime> buffers, std::size_t alignment) {
+  std::stable_sort(buffers.begin(), buffers.end(), [](const BufferLifetime& a, const BufferLifetime& b) { return a.first < b.first; });
+  const std::size_t align = std::max<std::size_t>(1, alignment);
   auto aligned = [&](std::size_t n) { return (n + align - 1) / align * align; };
-  // Padding is never written and the arena serves every run of the sequence, so a region
-  // that holds a padded array holds only arrays of exactly its layout; the other regions
-  // take any array without padding that fits (the smallest such dead region).
   struct Region {
     std::size_t offset, elements;
-    const ArrayLayout* layout;
+    const ArrayLayout* padded;
     int free_after;
   };
-  auto padded = [](const ArrayLayout& l) {
-    for (std::size_t d = 0; d < l.before.size(); ++d)
-      if (l.before[d] || l.after[d]) return true;
-    return false;
-  };
+  StoragePlan plan;
   std::vector<Region> regions;
-  for (StoragePlacement& p : plan.placements) {
-    const ArrayLayout& layout = layouts.at(p.array);
-    plan.unshared_elements += aligned(p.elements);
+  for (const BufferLifetime& b : buffers) {
+    plan.unshared_elements += aligned(b.elements);
     Region* reuse = nullptr;
     for (Region& r : regions) {
-      if (r.free_after >= p.first) continue;
-      const bool fits = padded(layout) ? r.elements == p.elements && r.layout->same_storage(layout)
-                                       : !padded(*r.layout) && r.elements >= p.elements;
+      if (r.free_after >= b.first) continue;
+      const bool fits = b.padded ? r.padded && r.elements == b.elements && r.padded->same_storage(*b.padded)
+                                 : !r.padded && r.elements >= b.elements;
       if (fits && (!reuse || r.elements < reuse->elements)) reuse = &r;
     }
     if (!reuse) {
-      regions.push_back(Region{plan.elements, p.elements, &layout, kNever});
-      plan.elements += aligned(p.elements);
+      regions.push_back(Region{plan.elements, b.elements, b.padded, kNever});
+      plan.elements += aligned(b.elements);
       reuse = &regions.back();
     }
-    p.offset = reuse->offset;
-    reuse->free_after = p.last;
+    reuse->free_after = b.last;
+    plan.placements.push_back({b.name, reuse->offset, b.elements, b.first, b.last});
   }
   return plan;
 }

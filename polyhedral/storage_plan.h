@@ -46,4 +46,18 @@ struct StorageOptions {
 StoragePlan plan_storage(const std::vector<const Scop*>& programs, const std::map<std::string, ArrayLayout>& layouts,
                          const std::set<std::string>& temporaries, const StorageOptions& options = {});
 
+// A buffer whose live range is known by other means (the poly learner's step, whose
+// tensors outlive one program: nn/poly_training_memory.h): `padded`, when set, is the
+// layout of a padded array (its region then holds only arrays of exactly that layout).
+struct BufferLifetime {
+  std::string name;
+  std::size_t elements = 0;
+  int first = 0, last = 0;  // the steps that first write and last read it
+  const ArrayLayout* padded = nullptr;
+};
+
+// The placement plan_storage makes, for buffers given with their live ranges: in order of
+// first write, each in the smallest dead region that fits, else a new one at the end.
+StoragePlan place_buffers(std::vector<BufferLifetime> buffers, std::size_t alignment = 16);
+
 }  // namespace pz::poly

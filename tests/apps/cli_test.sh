@@ -186,6 +186,8 @@ expect_out "tower.0.conv1"
 expect_out "7x16 register block (rows w, vectors o)"
 expect_out "stored as [n][h+2][w+2][c]"
 expect_out "per position, all layers: L1 loads"
+expect_out "backward fusions weighed on polyc's footprints"
+expect_out "placed by the storage planner"
 expect_status 2 "$pz" polyc
 expect_err "expected IN.c -o OUT.c"
 expect_status 2 "$pz" polyc --report-net "$tmp/missing.json"

@@ -352,7 +352,9 @@ Corpus load_corpus(const std::string& source_dir) {
   corpus.lr_configs = builtin_lr_configs();
   for (const auto& path : sorted_files(root / "configs", ".json")) {
     corpus.train_configs.push_back(read_file(path));
-    corpus.train_config_games.push_back(path.stem().string());
+    // configs/<game>.json, or configs/<game>-<variant>.json (connect4-2h.json)
+    const std::string stem = path.stem().string();
+    corpus.train_config_games.push_back(stem.substr(0, stem.find('-')));
     const json config = json::parse(corpus.train_configs.back());
     collect_keys(config, "", corpus.set_keys);
     if (config.contains("learner") && config["learner"].contains("scheduler"))

@@ -41,11 +41,12 @@ struct Case {
   std::string game;
   NetConfig config;
   int batch;
+  int fusion_batch = 0;  // the batch the backward fusions are weighed for (0: none fused)
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   std::string name = info.param.game + "_" + info.param.config.type + "_" + info.param.config.value_head + "_n" +
-                     std::to_string(info.param.batch);
+                     std::to_string(info.param.batch) + (info.param.fusion_batch > 0 ? "_fused" : "");
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return name;
@@ -92,7 +93,12 @@ TEST_P(PolyTrainingNetTest, OutputsStatisticsAndGradientsMatchTorch) {
   const games::Shape& in = shape.input;
   const torch::Tensor x = torch::randn({c.batch, in.channels, in.height, in.width});
 
-  const PolyTrainingNet poly(c.config, shape, cache_dir());
+  const PolyTrainingNet poly(c.config, shape, c.fusion_batch, cache_dir());
+  if (c.fusion_batch > 0) {
+    int one_sweep = 0;
+    for (const BatchNormShape& s : poly.shapes().batch_norms) one_sweep += s.one_sweep_backward;
+    EXPECT_GT(one_sweep, 0) << "at " << c.fusion_batch << " positions a sweep over the activations is worth saving";
+  }
   const NetOutput expected = torch_net->heads(x);
   const NetOutput got = poly.heads(*poly_net, x);
   ASSERT_EQ(got.policy.sizes(), expected.policy.sizes());
@@ -130,9 +136,10 @@ TEST_P(PolyTrainingNetTest, OutputsStatisticsAndGradientsMatchTorch) {
 INSTANTIATE_TEST_SUITE_P(
     Networks, PolyTrainingNetTest,
     ::testing::Values(Case{"connect4", config("resnet", 2, 7), 5},                     // flat policy, odd channels
+                      Case{"connect4", config("resnet", 2, 7), 5, 4096},                // … the backward fused
                       Case{"tictactoe", config("resnet", 1, 16, "wdl"), 3},             // wdl head
                       Case{"hex:size=5", config("resnet", 1, 6), 2},                    // board-sized policy
-                      Case{"hex:size=5", config("pooled", 2, 6), 3},                    // pooled, spatial policy
+                      Case{"hex:size=5", config("pooled", 2, 6), 3, 4096},              // pooled, spatial policy
                       Case{"connect4", config("pooled", 2, 5, "wdl"), 4},               // pooled, flat policy
                       Case{"connect4", config("resnet", 1, 32), 1}),                    // one position
     case_name);
@@ -147,7 +154,7 @@ TEST(PolyTrainingNet, LossesMatchTorchWithTheirGradients) {
   const torch::Tensor pi = torch::rand({n, actions}), mask = torch::tensor({1.f, 0.f, 1.f, 1.f, 0.f, 1.f});
   const torch::Tensor z = torch::rand({n, 1}) * 2 - 1;
   for (const std::string head : {"scalar", "wdl"}) {
-    const PolyTrainingNet poly(config("resnet", 1, 8, head), shape, cache_dir());
+    const PolyTrainingNet poly(config("resnet", 1, 8, head), shape, 0, cache_dir());
     torch::Tensor a = (torch::randn({n, actions}) * 5).requires_grad_(), b = a.detach().clone().requires_grad_();
     const torch::Tensor want = ((-(pi * torch::log_softmax(a, 1)).sum(1)) * mask).sum() / mask.sum().clamp_min(1.0);
     const torch::Tensor got = poly.policy_loss(b, pi, mask);
@@ -182,7 +189,7 @@ TEST(PolyTrainingNet, RejectsObservationsOfAnotherShape) {
   const NetShape shape = net_shape(game->info());
   const NetConfig c = config("resnet", 1, 8);
   PolicyValueNet net(c, shape);
-  const PolyTrainingNet poly(c, shape, cache_dir());
+  const PolyTrainingNet poly(c, shape, 0, cache_dir());
   EXPECT_THROW(poly.heads(*net, torch::zeros({2, shape.input.channels, 4, 4})), std::invalid_argument);
 }
 
@@ -320,8 +327,11 @@ TEST(PolyTrainingReport, ModelsEveryKernelOfTheStep) {
   EXPECT_EQ(residual_fusions, 1);  // the block's second batch norm
   EXPECT_EQ(r.layers.front().layer.kind, "transpose");
   EXPECT_EQ(r.layers.back().layer.kind, "loss");
-  EXPECT_GT(r.saved_bytes, 0);
-  EXPECT_GT(r.allocated_bytes, r.saved_bytes);
+  const TrainingStepMemory& m = r.memory;
+  EXPECT_GT(m.kept_for_backward_bytes, 0u);
+  EXPECT_GE(m.live_peak_bytes, m.kept_for_backward_bytes);
+  EXPECT_GE(m.planned_bytes, m.live_peak_bytes) << "no placement beats the live peak";
+  EXPECT_LT(m.planned_bytes, m.unshared_bytes) << "the gradients and workspaces of the backward pass share";
   EXPECT_NE(format_training_step_text(r).find("tower.0.conv2"), std::string::npos);
 }
 
