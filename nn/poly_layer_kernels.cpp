@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
@@ -39,16 +40,22 @@ std::string rows(std::initializer_list<long long> dims) {
 
 std::string conv_name(const ConvShape& s) {
   return "pz_conv" + str(s.kernel) + "_" + str(s.in_channels) + "x" + str(s.out_channels) + "_" + str(s.height) + "x" +
-         str(s.width) + (s.bias ? "_bias" : "");
+         str(s.width) + (s.bias ? "_bias" : "") + (s.padded_gradient ? "_padded_gradient" : "");
+}
+
+// The zero border of `pad` cells around xp's board.
+void describe_border(ScopBuilder& b, const std::string& xp, int height, int width, int channels, int pad) {
+  const std::string c = str(channels), hp = str(height + 2 * pad), wp = str(width + 2 * pad), p = str(pad);
+  const std::string border = "h < " + p + " || h >= " + str(height + pad) + " || w < " + p + " || w >= " + str(width + pad);
+  b.for_("n", "0", "N").for_("h", "0", hp).for_("w", "0", wp).if_(border).for_("c", "0", c);
+  b.stmt(xp + "[n][h][w][c] = 0.0f").end().end().end().end().end();
 }
 
 // xp = x with a zero border of `pad` cells: the border zeroed, the board copied in.
 void describe_padding(ScopBuilder& b, const std::string& x, const std::string& xp, int height, int width, int channels,
                       int pad) {
-  const std::string c = str(channels), hp = str(height + 2 * pad), wp = str(width + 2 * pad), p = str(pad);
-  const std::string border = "h < " + p + " || h >= " + str(height + pad) + " || w < " + p + " || w >= " + str(width + pad);
-  b.for_("n", "0", "N").for_("h", "0", hp).for_("w", "0", wp).if_(border).for_("c", "0", c);
-  b.stmt(xp + "[n][h][w][c] = 0.0f").end().end().end().end().end();
+  const std::string c = str(channels), p = str(pad);
+  describe_border(b, xp, height, width, channels, pad);
   b.for_("n", "0", "N").for_("h", "0", str(height)).for_("w", "0", str(width)).for_("c", "0", c);
   b.stmt(xp + "[n][h + " + p + "][w + " + p + "][c] = " + x + "[n][h][w][c]").end().end().end().end();
 }
@@ -88,7 +95,10 @@ std::vector<KernelWriter> conv_kernels(const ConvShape& s) {
   });
 
   // dx = dyp ⋆ wd, wd[p][q][o][c] = w[o][c][k−1−p][k−1−q].
-  out.emplace_back(name + "_input_gradient", std::vector<KernelArgument>{{"dy", board_out},
+  const std::string gradient_rows = s.padded_gradient ? padded_out : board_out;
+  // dy[n][h][w][o] where the gradient arrives bordered or not
+  const std::string dy = s.padded_gradient ? "dy[n][h + " + str(P) + "][w + " + str(P) + "][o]" : "dy[n][h][w][o]";
+  out.emplace_back(name + "_input_gradient", std::vector<KernelArgument>{{"dy", gradient_rows},
                                                                          {"w", rows({C, k, k})},
                                                                          {"wd", rows({k, O, C}), true},
                                                                          {"dyp", padded_out, true},
@@ -98,11 +108,12 @@ std::vector<KernelWriter> conv_kernels(const ConvShape& s) {
     b.for_("p", "0", str(k)).for_("q", "0", str(k)).for_("o", "0", str(O)).for_("c", "0", str(C));
     b.stmt("wd[p][q][o][c] = w[o][c][" + last + " - p][" + last + " - q]").end().end().end().end();
   });
-  if (padded) out.back().nest([=](ScopBuilder& b) { describe_padding(b, "dy", "dyp", H, W, O, P); });
-  out.back().nest([=](ScopBuilder& b) { describe_contraction(b, padded ? "dyp" : "dy", "wd", "dx", "0.0f", H, W, k, O, C); });
+  const bool pad_dy = padded && !s.padded_gradient;
+  if (pad_dy) out.back().nest([=](ScopBuilder& b) { describe_padding(b, "dy", "dyp", H, W, O, P); });
+  out.back().nest([=](ScopBuilder& b) { describe_contraction(b, pad_dy ? "dyp" : "dy", "wd", "dx", "0.0f", H, W, k, O, C); });
 
   out.emplace_back(name + "_weight_gradient", std::vector<KernelArgument>{{"xp", padded ? padded_in : board_in},
-                                                                          {"dy", board_out},
+                                                                          {"dy", gradient_rows},
                                                                           {"dwt", rows({k, C, O}), true},
                                                                           {"dw", rows({C, k, k}), true},
                                                                           {"dbias", "", true}});
@@ -110,7 +121,7 @@ std::vector<KernelWriter> conv_kernels(const ConvShape& s) {
     b.for_("p", "0", str(k)).for_("q", "0", str(k)).for_("c", "0", str(C)).for_("o", "0", str(O));
     b.stmt("dwt[p][q][c][o] = 0.0f");
     b.for_("n", "0", "N").for_("h", "0", str(H)).for_("w", "0", str(W));
-    b.stmt("dwt[p][q][c][o] += xp[n][h + p][w + q][c] * dy[n][h][w][o]").end().end().end();
+    b.stmt("dwt[p][q][c][o] += xp[n][h + p][w + q][c] * " + dy).end().end().end();
     b.end().end().end().end();
   });
   out.back().nest([=](ScopBuilder& b) {
@@ -120,7 +131,7 @@ std::vector<KernelWriter> conv_kernels(const ConvShape& s) {
   if (s.bias) {
     out.back().nest([=](ScopBuilder& b) {
       b.for_("o", "0", str(O)).stmt("dbias[o] = 0.0f");
-      b.for_("n", "0", "N").for_("h", "0", str(H)).for_("w", "0", str(W)).stmt("dbias[o] += dy[n][h][w][o]").end().end().end();
+      b.for_("n", "0", "N").for_("h", "0", str(H)).for_("w", "0", str(W)).stmt("dbias[o] += " + dy).end().end().end();
       b.end();
     });
   }
@@ -131,7 +142,7 @@ std::vector<KernelWriter> conv_kernels(const ConvShape& s) {
 
 std::string batch_norm_name(const BatchNormShape& s) {
   return "pz_batch_norm_" + str(s.channels) + "x" + str(s.plane) + (s.residual ? "_residual" : "") + (s.relu ? "_relu" : "") +
-         (s.one_sweep_backward ? "_one_sweep" : "");
+         (s.one_sweep_backward ? "_one_sweep" : "") + (s.gradient_pad > 0 ? "_padded_gradient" : "");
 }
 
 // Per channel: target[c] = Σ_{n,s} term, then `finish` (a statement on target[c], or empty).
@@ -180,6 +191,7 @@ std::vector<KernelWriter> batch_norm_kernels(const BatchNormShape& s) {
         b.end().end().end();
       });
 
+  const int P = s.gradient_pad, W = s.width, H = W > 0 ? S / W : 0;
   out.emplace_back(name + "_backward", std::vector<KernelArgument>{{"dy", act},
                                                                    {"y", act},
                                                                    {"x", act},
@@ -187,7 +199,7 @@ std::vector<KernelWriter> batch_norm_kernels(const BatchNormShape& s) {
                                                                    {"invstd", ""},
                                                                    {"gamma", ""},
                                                                    {"g", act, true},
-                                                                   {"dx", act, true},
+                                                                   {"dx", P > 0 ? rows({H + 2 * P, W + 2 * P, C}) : act, true},
                                                                    {"dgamma", "", true},
                                                                    {"dbeta", "", true}});
   const std::string mask = std::string("g[n][s][c] = ") + (s.relu ? "y[n][s][c] > 0.0f ? dy[n][s][c] : 0.0f" : "dy[n][s][c]");
@@ -206,13 +218,23 @@ std::vector<KernelWriter> batch_norm_kernels(const BatchNormShape& s) {
           describe_channel_sum(b, C, S, "dgamma", "g[n][s][c] * " + centred, "dgamma[c] = dgamma[c] * invstd[c]");
         });
   }
-  out.back()
-      .nest([=](ScopBuilder& b) {
-        b.for_("n", "0", "N").for_("s", "0", str(S)).for_("c", "0", str(C));
-        b.stmt("dx[n][s][c] = gamma[c] * invstd[c] * (g[n][s][c] - dbeta[c] / " + count + " - " + centred +
-               " * invstd[c] * dgamma[c] / " + count + ")");
-        b.end().end().end();
-      });
+  const std::string dx = "gamma[c] * invstd[c] * (g[n][s][c] - dbeta[c] / " + count + " - " + centred + " * invstd[c] * dgamma[c] / " +
+                         count + ")";
+  if (P > 0) {
+    // The board cell s = h·W + w goes to dx[n][h + P][w + P], inside a zero border.
+    auto cell = [=](std::string e) {
+      for (std::size_t at; (at = e.find("[s]")) != std::string::npos;) e.replace(at, 3, "[h * " + str(W) + " + w]");
+      return e;
+    };
+    out.back().nest([=](ScopBuilder& b) { describe_border(b, "dx", H, W, C, P); }).nest([=](ScopBuilder& b) {
+      b.for_("n", "0", "N").for_("h", "0", str(H)).for_("w", "0", str(W)).for_("c", "0", str(C));
+      b.stmt("dx[n][h + " + str(P) + "][w + " + str(P) + "][c] = " + cell(dx)).end().end().end().end();
+    });
+  } else {
+    out.back().nest([=](ScopBuilder& b) {
+      b.for_("n", "0", "N").for_("s", "0", str(S)).for_("c", "0", str(C)).stmt("dx[n][s][c] = " + dx).end().end().end();
+    });
+  }
   return out;
 }
 
@@ -442,16 +464,21 @@ std::vector<KernelWriter> all_kernels(const LayerShapes& shapes) {
   return out;
 }
 
-// The bytes `kernel`'s nests, run one after another at `batch`, move between memory and the
-// caches under polyc's model (footprint.h): each nest its live-in reads and live-out writes,
-// the nest alone; unless all they touch fits in L2 together, when each array is loaded and
-// stored once whichever form the kernel has. Infinite when a nest is not modelled.
-double modelled_bytes(const KernelWriter& kernel, int batch, long l2_bytes) {
-  poly::KernelReport report;
-  kernel.source(report, {.batch = batch, .data_movement = true});
+// The bytes the nests of `kernels`, run one after another at `batch`, move between memory
+// and the caches under polyc's model (footprint.h): each nest its live-in reads and live-out
+// writes, the nest alone; unless all they touch fits in L2 together, when each array is
+// loaded and stored once whichever form the kernels have. Infinite when a nest is not
+// modelled. Arrays are told apart by kernel and name.
+double modelled_bytes(const std::vector<KernelWriter>& kernels, int batch, long l2_bytes) {
+  std::vector<std::pair<std::string, poly::ScopReport>> nests;
+  for (const KernelWriter& kernel : kernels) {
+    poly::KernelReport report;
+    kernel.source(report, {.batch = batch, .data_movement = true});
+    for (poly::ScopReport& nest : report.nests) nests.emplace_back(kernel.name(), std::move(nest));
+  }
   double each_alone = 0;
   std::map<std::string, double> touched;  // per array, the most bytes one nest touches
-  for (const poly::ScopReport& nest : report.nests) {
+  for (const auto& [kernel, nest] : nests) {
     const auto& arrays = nest.data_movement.kernel;
     const auto in = poly::sum_arrays(arrays, &poly::ArrayMovement::moved_in).bytes;
     const auto out = poly::sum_arrays(arrays, &poly::ArrayMovement::moved_out).bytes;
@@ -459,7 +486,7 @@ double modelled_bytes(const KernelWriter& kernel, int batch, long l2_bytes) {
     each_alone += static_cast<double>(*in + *out);
     for (const poly::ArrayMovement& a : arrays) {
       if (!a.accessed) return std::numeric_limits<double>::infinity();
-      double& t = touched[a.array];
+      double& t = touched[kernel + " " + a.array];
       t = std::max(t, static_cast<double>(*a.accessed * a.element_bytes));
     }
   }
@@ -468,16 +495,56 @@ double modelled_bytes(const KernelWriter& kernel, int batch, long l2_bytes) {
   return together <= static_cast<double>(l2_bytes) ? together : each_alone;
 }
 
+// `choice` with its two figures from `measure`, or from the kernel cache's directory when
+// this executable measured them before (JitCache::generated_source): the analysis takes
+// polyc seconds per learner start, and depends only on the shapes, the batch and L2.
+FusionChoice weighed(FusionChoice choice, long l2_bytes, const std::function<std::pair<double, double>()>& measure) {
+  const poly::JitCache cache(poly::default_cache_dir(), "gcc", kFlags);
+  const std::string text =
+      cache.generated_source("fusion " + choice.kernel + " batch " + str(choice.batch) + " l2 " + str(l2_bytes), [&] {
+        const auto [unfused, fused] = measure();
+        char line[96];
+        std::snprintf(line, sizeof line, "%.17g %.17g\n", unfused, fused);
+        return std::string(line);
+      });
+  if (std::sscanf(text.c_str(), "%lf %lf", &choice.unfused_bytes, &choice.fused_bytes) != 2) {
+    const auto [unfused, fused] = measure();  // an unreadable cache entry
+    choice.unfused_bytes = unfused, choice.fused_bytes = fused;
+  }
+  return choice;
+}
+
 }  // namespace
 
 FusionChoice choose_batch_norm_backward(BatchNormShape s, int batch) {
   s.one_sweep_backward = false;
-  FusionChoice choice{batch_norm_name(s), "ReLU mask, dβ and dγ in one sweep", batch, 0, 0};
   const long l2 = poly::CacheInfo::detect().l2;
-  choice.unfused_bytes = modelled_bytes(batch_norm_kernels(s).at(1), batch, l2);
-  s.one_sweep_backward = true;
-  choice.fused_bytes = modelled_bytes(batch_norm_kernels(s).at(1), batch, l2);
-  return choice;
+  return weighed({batch_norm_name(s), "ReLU mask, dβ and dγ in one sweep", batch, 0, 0}, l2, [=]() mutable {
+    const double unfused = modelled_bytes({batch_norm_kernels(s).at(1)}, batch, l2);
+    s.one_sweep_backward = true;
+    return std::pair{unfused, modelled_bytes({batch_norm_kernels(s).at(1)}, batch, l2)};
+  });
+}
+
+FusionChoice choose_conv_batch_norm_backward(ConvShape conv, BatchNormShape norm, int batch) {
+  conv.padded_gradient = false, norm.gradient_pad = 0, norm.width = 0;
+  FusionChoice choice{conv_name(conv) + " + " + batch_norm_name(norm), "batch-norm gradient written padded for the convolution",
+                      batch, 0, 0};
+  if (conv.pad() == 0) {  // a 1×1 convolution reads its gradient unpadded
+    choice.unfused_bytes = choice.fused_bytes = 1;
+    return choice;
+  }
+  const long l2 = poly::CacheInfo::detect().l2;
+  return weighed(choice, l2, [=]() mutable {
+    // The batch norm's backward, then the convolution's input and weight gradients.
+    auto backward = [&] {
+      std::vector<KernelWriter> c = conv_kernels(conv);
+      return std::vector<KernelWriter>{batch_norm_kernels(norm).at(1), c.at(1), c.at(2)};
+    };
+    const double unfused = modelled_bytes(backward(), batch, l2);
+    conv.padded_gradient = true, norm.gradient_pad = conv.pad(), norm.width = conv.width;
+    return std::pair{unfused, modelled_bytes(backward(), batch, l2)};
+  });
 }
 
 std::size_t conv_padded_floats(const ConvShape& s, int n) {
@@ -497,7 +564,9 @@ std::string layer_kernels_source(const LayerShapes& shapes, std::vector<poly::Ke
   if (reports) reports->clear();
   for (const KernelWriter& kernel : all_kernels(shapes)) {
     poly::KernelReport report;
-    code += kernel.source(report, {.element = element});
+    poly::KernelWriterOptions options;
+    options.element = element;
+    code += kernel.source(report, options);
     if (reports) reports->push_back(std::move(report));
   }
   return code;

@@ -56,8 +56,12 @@ namespace pz::nn {
 struct ConvShape {
   int in_channels = 0, out_channels = 0, height = 0, width = 0, kernel = 3;  // kernel 1 or 3
   bool bias = false;
+  // 3×3: the output gradient arrives with its zero border (written so by the batch norm
+  // after the convolution: BatchNormShape::gradient_pad), so the gradient kernels read it
+  // as it is instead of padding a copy.
+  bool padded_gradient = false;
   int pad() const { return kernel / 2; }
-  auto key() const { return std::tie(in_channels, out_channels, height, width, kernel, bias); }
+  auto key() const { return std::tie(in_channels, out_channels, height, width, kernel, bias, padded_gradient); }
   bool operator<(const ConvShape& o) const { return key() < o.key(); }
 };
 struct BatchNormShape {
@@ -66,7 +70,11 @@ struct BatchNormShape {
   // The backward's ReLU mask and both channel sums (dβ, dγ) in one sweep over the
   // activations instead of three (choose_batch_norm_backward decides).
   bool one_sweep_backward = false;
-  auto key() const { return std::tie(channels, plane, residual, relu, one_sweep_backward); }
+  // > 0: the input's gradient dx is written with a zero border of this many cells, as the
+  // 3×3 convolution before the batch norm reads its output gradient (`width`: the board's,
+  // plane = height · width); choose_conv_batch_norm_backward decides.
+  int width = 0, gradient_pad = 0;
+  auto key() const { return std::tie(channels, plane, residual, relu, one_sweep_backward, width, gradient_pad); }
   bool operator<(const BatchNormShape& o) const { return key() < o.key(); }
 };
 struct LinearShape {
@@ -99,6 +107,9 @@ struct LayerShapes {
   std::vector<LinearShape> linears;
   std::vector<PlaneShape> pools, planes;
   std::vector<MatrixShape> transposes, tanhs, cross_entropies, squared_errors;
+  // Convolutions whose batch norm writes their output gradient padded (both shapes as
+  // planned, also listed above).
+  std::vector<std::pair<ConvShape, BatchNormShape>> conv_batch_norms;
 };
 
 // Workspace sizes in floats, for n positions.
@@ -109,9 +120,11 @@ struct ConvKernels {
   // x [N][H·W][C], w [O][C][k][k], bias [O] (ignored without bias), wt [k·k·C·O],
   // xp [conv_padded_floats] (3×3: written, kept for weight_gradient) → y [N][H·W][O]
   void (*forward)(int, const float* x, const float* w, const float* bias, float* wt, float* xp, float* y);
-  // dy [N][H·W][O], w → dx [N][H·W][C]; wd [k·k·O·C] and dyp [padded, O channels] workspaces
+  // dy [N][H·W][O] (padded_gradient: [N][H+2][W+2][O]), w → dx [N][H·W][C]; wd [k·k·O·C]
+  // and dyp [padded, O channels] workspaces (dyp unused with padded_gradient)
   void (*input_gradient)(int, const float* dy, const float* w, float* wd, float* dyp, float* dx);
-  // xp (3×3: the forward's; 1×1: x), dy → dw [O][C][k][k], dbias [O] (ignored without bias);
+  // xp (3×3: the forward's; 1×1: x), dy (as input_gradient's) → dw [O][C][k][k], dbias [O]
+  // (ignored without bias);
   // dwt [k·k·C·O] workspace
   void (*weight_gradient)(int, const float* xp, const float* dy, float* dwt, float* dw, float* dbias);
 };
@@ -121,7 +134,7 @@ struct BatchNormKernels {
   void (*forward)(int, const float* x, const float* residual, const float* gamma, const float* beta,
                   float* running_mean, float* running_var, float* mean, float* var, float* invstd, float* y);
   // dy, y (the output, for the ReLU mask), x, mean, invstd, γ → g [N][plane][C] (the
-  // residual's gradient: dy masked), dx, dγ, dβ
+  // residual's gradient: dy masked), dx (with gradient_pad: [N][H+2p][W+2p][C]), dγ, dβ
   void (*backward)(int, const float* dy, const float* y, const float* x, const float* mean, const float* invstd,
                    const float* gamma, float* g, float* dx, float* dgamma, float* dbeta);
 };
@@ -207,7 +220,8 @@ std::string kernel_name(const std::string& what, const MatrixShape& s);
 // unfused and fused, at a concrete batch: each loop nest's live-in reads and live-out
 // writes, summed over the nests, or, when everything the nests touch fits in L2 together
 // (this machine's, cache_info.h), each array once. The fused form is kept only when it
-// moves less.
+// moves less. The figures are kept in the kernel cache's directory per executable
+// (JitCache::generated_source): weighing takes polyc seconds.
 struct FusionChoice {
   std::string kernel;  // the unfused kernels' name (kernel_name)
   std::string fusion;  // what the fused form does in one sweep
@@ -219,6 +233,13 @@ struct FusionChoice {
 // Batch norm's backward: the ReLU mask, dβ = Σ g and dγ = Σ g·x̂ as three sweeps over the
 // activations, or as one (`s` with one_sweep_backward); decided for `batch` positions.
 FusionChoice choose_batch_norm_backward(BatchNormShape s, int batch);
+
+// A 3×3 convolution followed by its batch norm: the batch norm's backward writes dx, which
+// is the convolution's output gradient, into a plain tensor that the convolution's input
+// gradient copies into a zero-bordered one, or straight into the bordered one, which both
+// of the convolution's gradient kernels then read (`conv` and `norm` as the other choices
+// left them); decided for `batch` positions.
+FusionChoice choose_conv_batch_norm_backward(ConvShape conv, BatchNormShape norm, int batch);
 
 // polyc's reports of every generated function for a batch of `batch` positions, with
 // footprints and data movement (polyhedral/footprint.h's model): for `polyc --report-net`.

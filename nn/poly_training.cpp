@@ -36,6 +36,15 @@ const T* kept(AutogradContext* ctx, const char* key) {
   return reinterpret_cast<const T*>(static_cast<std::intptr_t>(ctx->saved_data[key].toInt()));
 }
 
+// A convolution's shape through saved_data.
+std::vector<std::int64_t> conv_shape_data(const ConvShape& s) {
+  return {s.in_channels, s.out_channels, s.height, s.width, s.kernel, s.bias, s.padded_gradient};
+}
+ConvShape conv_shape_of(const std::vector<std::int64_t>& v) {
+  auto i = [&v](std::size_t k) { return static_cast<int>(v.at(k)); };
+  return {i(0), i(1), i(2), i(3), i(4), v.at(5) != 0, v.at(6) != 0};
+}
+
 // ---- the autograd Functions, one per layer kind -------------------------------------------
 
 struct ConvFunction : torch::autograd::Function<ConvFunction> {
@@ -48,15 +57,13 @@ struct ConvFunction : torch::autograd::Function<ConvFunction> {
     k->forward(n, data(x), data(w), present(bias) ? data(bias) : nullptr, data(wt), s.pad() > 0 ? data(xp) : nullptr, data(y));
     ctx->save_for_backward({xp, w});
     keep(ctx, "kernels", k);
-    ctx->saved_data["shape"] = std::vector<std::int64_t>{s.in_channels, s.out_channels, s.height, s.width, s.kernel, s.bias};
+    ctx->saved_data["shape"] = conv_shape_data(s);
     return y;
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const auto saved = ctx->get_saved_variables();
     const Tensor &xp = saved[0], &w = saved[1];
-    const auto v = ctx->saved_data["shape"].toIntVector();
-    const ConvShape s{static_cast<int>(v[0]), static_cast<int>(v[1]), static_cast<int>(v[2]), static_cast<int>(v[3]),
-                      static_cast<int>(v[4]), v[5] != 0};
+    const ConvShape s = conv_shape_of(ctx->saved_data["shape"].toIntVector());
     const ConvKernels* k = kept<ConvKernels>(ctx, "kernels");
     const Tensor dy = grads[0].contiguous();
     const int n = batch_of(dy);
@@ -95,6 +102,52 @@ struct BatchNormFunction : torch::autograd::Function<BatchNormFunction> {
         ->backward(batch_of(x), data(dy), data(y), data(x), data(mean), data(invstd), data(gamma), data(g), data(dx),
                    data(dgamma), data(dbeta));
     return {dx, ctx->saved_data["residual"].toBool() ? g : Tensor(), dgamma, dbeta, Tensor(), Tensor(), Tensor()};
+  }
+};
+
+// A 3×3 convolution without bias and its batch norm, one Function so that the batch norm's
+// backward writes dx, the convolution's output gradient, with the zero border the
+// convolution's gradient kernels read (ConvShape::padded_gradient): no padded copy.
+struct ConvBatchNormFunction : torch::autograd::Function<ConvBatchNormFunction> {
+  static Tensor forward(AutogradContext* ctx, const Tensor& x, const Tensor& w, const Tensor& residual, const Tensor& gamma,
+                        const Tensor& beta, Tensor running_mean, Tensor running_var, const ConvKernels* conv,
+                        const BatchNormKernels* norm, std::vector<std::int64_t> conv_shape) {
+    const ConvShape s = conv_shape_of(conv_shape);
+    const int n = batch_of(x), plane = s.height * s.width;
+    Tensor z = empty({n, plane, s.out_channels}), wt = empty_floats(conv_weight_floats(s));
+    Tensor xp = empty_floats(conv_padded_floats(s, n));
+    conv->forward(n, data(x), data(w), nullptr, data(wt), data(xp), data(z));
+    Tensor y = torch::empty_like(z), mean = empty({s.out_channels}), var = empty({s.out_channels}),
+           invstd = empty({s.out_channels});
+    norm->forward(n, data(z), present(residual) ? data(residual) : nullptr, data(gamma), data(beta), data(running_mean),
+                  data(running_var), data(mean), data(var), data(invstd), data(y));
+    ctx->save_for_backward({xp, w, z, y, mean, invstd, gamma});
+    ctx->saved_data["residual"] = present(residual);
+    ctx->saved_data["shape"] = conv_shape;
+    keep(ctx, "conv", conv);
+    keep(ctx, "norm", norm);
+    return y;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const auto v = ctx->get_saved_variables();
+    const Tensor &xp = v[0], &w = v[1], &z = v[2], &y = v[3], &mean = v[4], &invstd = v[5], &gamma = v[6];
+    const ConvShape s = conv_shape_of(ctx->saved_data["shape"].toIntVector());
+    const Tensor dy = grads[0].contiguous();
+    const int n = batch_of(dy);
+    Tensor g = torch::empty_like(z), dzp = empty_floats(conv_padded_floats(s, n)), dgamma = torch::empty_like(gamma),
+           dbeta = torch::empty_like(gamma);
+    kept<BatchNormKernels>(ctx, "norm")->backward(n, data(dy), data(y), data(z), data(mean), data(invstd), data(gamma), data(g),
+                                                  data(dzp), data(dgamma), data(dbeta));
+    const ConvKernels* k = kept<ConvKernels>(ctx, "conv");
+    Tensor dx, dw = torch::empty_like(w), dwt = empty_floats(conv_weight_floats(s));
+    if (ctx->needs_input_grad(0)) {
+      dx = empty({n, s.height * s.width, s.in_channels});
+      Tensor wd = empty_floats(conv_weight_floats(s));
+      k->input_gradient(n, data(dzp), data(w), data(wd), nullptr, data(dx));
+    }
+    k->weight_gradient(n, data(xp), data(dzp), data(dwt), data(dw), nullptr);
+    return {dx, dw, ctx->saved_data["residual"].toBool() ? g : Tensor(), dgamma, dbeta, Tensor(), Tensor(), Tensor(), Tensor(),
+            Tensor()};
   }
 };
 
@@ -238,15 +291,24 @@ class Runner final : public TrainingLayerOps<Act> {
     const Tensor b = bias ? params_[module + ".bias"] : absent();
     return {ConvFunction::apply(x.t, params_[module + ".weight"], b, &k_.conv(s), s), out_channels, x.height, x.width};
   }
+  Act conv_batch_norm(const std::string& conv_module, const std::string& norm_module, const Act& x, int out_channels, int kernel,
+                      const Act* residual, bool relu) override {
+    const ConvShape c{x.channels, out_channels, x.height, x.width, kernel, false, true};
+    const BatchNormShape* n = planned_pair(c, {out_channels, x.plane(), residual != nullptr, relu});
+    if (!n) return TrainingLayerOps<Act>::conv_batch_norm(conv_module, norm_module, x, out_channels, kernel, residual, relu);
+    Tensor y = ConvBatchNormFunction::apply(x.t, params_[conv_module + ".weight"], residual ? residual->t : absent(),
+                                            params_[norm_module + ".weight"], params_[norm_module + ".bias"],
+                                            buffers_[norm_module + ".running_mean"], buffers_[norm_module + ".running_var"],
+                                            &k_.conv(c), &k_.batch_norm(*n), conv_shape_data(c));
+    count_batch(norm_module);
+    return {y, out_channels, x.height, x.width};
+  }
   Act batch_norm(const std::string& module, const Act& x, const Act* residual, bool relu) override {
     const BatchNormKernels* k = &k_.batch_norm(planned({x.channels, x.plane(), residual != nullptr, relu}));
     Tensor y = BatchNormFunction::apply(x.t, residual ? residual->t : absent(), params_[module + ".weight"],
                                         params_[module + ".bias"], buffers_[module + ".running_mean"],
                                         buffers_[module + ".running_var"], k);
-    {
-      torch::NoGradGuard no_grad;
-      buffers_[module + ".num_batches_tracked"].add_(1);
-    }
+    count_batch(module);
     return {y, x.channels, x.height, x.width};
   }
   Act planes(const Act& x, const Act& p, bool relu) override {
@@ -271,10 +333,25 @@ class Runner final : public TrainingLayerOps<Act> {
   }
 
  private:
+  void count_batch(const std::string& norm_module) {
+    torch::NoGradGuard no_grad;
+    buffers_[norm_module + ".num_batches_tracked"].add_(1);
+  }
+  // The batch norm the plan fused with convolution `c` (padded_gradient), matching `n` but
+  // for the fusions (plan_training_network); null when the plan kept the two apart.
+  const BatchNormShape* planned_pair(const ConvShape& c, const BatchNormShape& n) const {
+    for (const auto& [conv, norm] : planned_.conv_batch_norms) {
+      if (!(conv < c) && !(c < conv) && norm.channels == n.channels && norm.plane == n.plane && norm.residual == n.residual &&
+          norm.relu == n.relu)
+        return &norm;
+    }
+    return nullptr;
+  }
   // The plan's form of a batch norm (the fusions it chose: plan_training_network).
   BatchNormShape planned(const BatchNormShape& s) const {
     for (const BatchNormShape& p : planned_.batch_norms)
-      if (p.channels == s.channels && p.plane == s.plane && p.residual == s.residual && p.relu == s.relu) return p;
+      if (p.channels == s.channels && p.plane == s.plane && p.residual == s.residual && p.relu == s.relu && p.gradient_pad == 0)
+        return p;
     return s;
   }
 

@@ -16,18 +16,30 @@ class Recorder final : public TrainingLayerOps<ActShape> {
  public:
   TrainingPlan plan;
 
+  ActShape conv_batch_norm(const std::string& conv_module, const std::string& norm_module, const ActShape& x, int out_channels,
+                           int kernel, const ActShape* residual, bool relu) override {
+    ConvShape c{x.channels, out_channels, x.height, x.width, kernel, false};
+    BatchNormShape n{out_channels, x.plane(), residual != nullptr, relu};
+    n.one_sweep_backward = one_sweep_backward(n);
+    if (!padded_gradient(c, n)) return batch_norm(norm_module, conv(conv_module, x, out_channels, kernel, false), residual, relu);
+    c.padded_gradient = true, n.gradient_pad = c.pad(), n.width = x.width;
+    plan.shapes.conv_batch_norms.emplace_back(c, n);
+    const ActShape y = add_conv(conv_module, x, c);
+    return add_batch_norm(norm_module, y, residual, n);
+  }
   ActShape conv(const std::string& module, const ActShape& x, int out_channels, int kernel, bool bias) override {
-    const ConvShape s{x.channels, out_channels, x.height, x.width, kernel, bias};
+    return add_conv(module, x, {x.channels, out_channels, x.height, x.width, kernel, bias});
+  }
+  ActShape add_conv(const std::string& module, const ActShape& x, const ConvShape& s) {
+    const int kernel = s.kernel, out_channels = s.out_channels;
     plan.shapes.convs.push_back(s);
     const std::string n = kernel_name(s);
     const std::size_t weights = conv_weight_floats(s), padded = conv_padded_floats(s, 1);
     std::vector<LayerWorkspace> work{{"packed weights", 0, weights, Use::kForward},
                                      {"packed weight gradient", 0, weights, Use::kBackward},
                                      {"rotated weights", 0, weights, Use::kBackward}};
-    if (padded > 0) {
-      work.push_back({"padded input", padded, 0, Use::kKept});
-      work.push_back({"padded output gradient", padded, 0, Use::kBackward});
-    }
+    if (padded > 0) work.push_back({"padded input", padded, 0, Use::kKept});
+    if (padded > 0 && !s.padded_gradient) work.push_back({"padded output gradient", padded, 0, Use::kBackward});
     return add({module, kernel == 3 ? "conv3x3" : "conv1x1", "", {n + "_forward", n + "_input_gradient", n + "_weight_gradient"},
                 0, {x.layer}, padded == 0, false, std::move(work)},
                {out_channels, x.height, x.width});
@@ -37,9 +49,15 @@ class Recorder final : public TrainingLayerOps<ActShape> {
   ActShape batch_norm(const std::string& module, const ActShape& x, const ActShape* residual, bool relu) override {
     BatchNormShape s{x.channels, x.plane(), residual != nullptr, relu};
     s.one_sweep_backward = one_sweep_backward(s);
+    return add_batch_norm(module, x, residual, s);
+  }
+  ActShape add_batch_norm(const std::string& module, const ActShape& x, const ActShape* residual, const BatchNormShape& s) {
+    const bool relu = s.relu;
     plan.shapes.batch_norms.push_back(s);
     std::string fused = residual && relu ? "residual add, ReLU" : residual ? "residual add" : relu ? "ReLU" : "";
-    if (s.one_sweep_backward) fused += std::string(fused.empty() ? "" : "; ") + "one backward sweep";
+    auto also = [&fused](const std::string& what) { fused += (fused.empty() ? "" : "; ") + what; };
+    if (s.one_sweep_backward) also("one backward sweep");
+    if (s.gradient_pad > 0) also("dx padded for the conv");
     const auto c = static_cast<std::size_t>(x.channels);
     std::vector<int> inputs{x.layer};
     if (residual) inputs.push_back(residual->layer);
@@ -100,6 +118,17 @@ class Recorder final : public TrainingLayerOps<ActShape> {
   int batch_;
   std::map<BatchNormShape, bool> one_sweep_;
 
+  std::map<std::pair<ConvShape, BatchNormShape>, bool> padded_gradient_;
+
+  bool padded_gradient(const ConvShape& c, const BatchNormShape& n) {
+    if (batch_ <= 0 || c.pad() == 0) return false;
+    auto [it, added] = padded_gradient_.try_emplace({c, n}, false);
+    if (added) {
+      plan.fusions.push_back(choose_conv_batch_norm_backward(c, n, batch_));
+      it->second = plan.fusions.back().fused();
+    }
+    return it->second;
+  }
   bool one_sweep_backward(const BatchNormShape& s) {
     if (batch_ <= 0) return false;
     auto [it, added] = one_sweep_.try_emplace(s, false);

@@ -7,7 +7,8 @@
 // residual add and the ReLU that follow it; a linear layer and the pooled bias planes take
 // their ReLU; in the backward pass each of these applies the ReLU's mask in the same sweep
 // (poly_layer_kernels.h). Where a fusion's gain depends on the data the kernels move, the
-// plan weighs it with polyc's footprints (FusionChoice): a batch norm's backward sweeps.
+// plan weighs it with polyc's footprints (FusionChoice): a batch norm's backward sweeps, and
+// whether a batch norm writes the gradient of the 3×3 convolution before it padded.
 #pragma once
 
 #include <string>
@@ -35,6 +36,12 @@ class TrainingLayerOps {
   virtual ~TrainingLayerOps() = default;
   virtual Act conv(const std::string& module, const Act& x, int out_channels, int kernel, bool bias) = 0;
   virtual Act batch_norm(const std::string& module, const Act& x, const Act* residual, bool relu) = 0;
+  // A convolution without bias and the batch norm of its output: by default the two layers;
+  // an implementation may fuse their backward passes.
+  virtual Act conv_batch_norm(const std::string& conv_module, const std::string& norm_module, const Act& x, int out_channels,
+                              int kernel, const Act* residual, bool relu) {
+    return batch_norm(norm_module, conv(conv_module, x, out_channels, kernel, false), residual, relu);
+  }
   virtual Act planes(const Act& x, const Act& p, bool relu) = 0;
   virtual Act pool(const Act& x) = 0;
   virtual Act flatten(const Act& x) = 0;  // torch's flatten(1) of the NCHW tensor: [N, C·H·W]
@@ -52,9 +59,7 @@ template <class Act>
 TrainingHeads<Act> walk_training_network(TrainingLayerOps<Act>& ops, const NetConfig& config, const NetShape& shape,
                                          const Act& input) {
   auto conv_bn = [&ops](const std::string& conv, const std::string& bn, const Act& x, int channels, int kernel, bool relu,
-                        const Act* residual = nullptr) {
-    return ops.batch_norm(bn, ops.conv(conv, x, channels, kernel, false), residual, relu);
-  };
+                        const Act* residual = nullptr) { return ops.conv_batch_norm(conv, bn, x, channels, kernel, residual, relu); };
   const int c = config.channels, pc = config.policy_channels, vc = config.value_channels;
   const bool pooled = config.pooled();
   Act h = conv_bn("stem_conv", "stem_bn", input, c, 3, true);

@@ -102,6 +102,9 @@ const ConvShape kConv1{4, 3, 2, 3, 1, true};
 const BatchNormShape kNormResidualRelu{3, 5, true, true};
 const BatchNormShape kNorm{4, 3, false, false};
 const BatchNormShape kNormOneSweep{3, 5, true, true, true};
+// A 3×3 convolution whose batch norm writes its output gradient with the zero border.
+const ConvShape kConvPadded{3, 5, 3, 4, 3, false, true};
+const BatchNormShape kNormPadded{5, 12, false, true, true, 4, 1};
 const LinearShape kLinearRelu{7, 5, true};
 const LinearShape kLinear{6, 3, false};
 const PlaneShape kPool{3, 3, 3, false};
@@ -112,8 +115,8 @@ class PolyGradientTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     LayerShapes shapes;
-    shapes.convs = {kConv3, kConv1};
-    shapes.batch_norms = {kNormResidualRelu, kNorm, kNormOneSweep};
+    shapes.convs = {kConv3, kConv1, kConvPadded};
+    shapes.batch_norms = {kNormResidualRelu, kNorm, kNormOneSweep, kNormPadded};
     shapes.linears = {kLinearRelu, kLinear};
     shapes.pools = {kPool};
     shapes.planes = {kPlanesRelu};
@@ -216,6 +219,47 @@ TEST_F(PolyGradientTest, BatchNormsInTrainingMode) {
     };
     expect_gradients_match_differences(layer, 4);
   }
+}
+
+// Convolution then batch norm, the batch norm's dx written padded and read so by both of
+// the convolution's gradient kernels.
+TEST_F(PolyGradientTest, ConvolutionWithItsBatchNormWritingThePaddedGradient) {
+  std::mt19937 rng(17);
+  const ConvShape& c = kConvPadded;
+  const BatchNormShape& s = kNormPadded;
+  const std::string cn = kernel_name(c), bn = kernel_name(s);
+  auto* conv_forward = fn<In, In, In, Out, Out, Out>(cn + "_forward");
+  auto* input_gradient = fn<In, In, Out, Out, Out>(cn + "_input_gradient");
+  auto* weight_gradient = fn<In, In, Out, Out, Out>(cn + "_weight_gradient");
+  auto* norm_forward = fn<In, In, In, In, Out, Out, Out, Out, Out, Out>(bn + "_forward");
+  auto* norm_backward = fn<In, In, In, In, In, In, Out, Out, Out, Out>(bn + "_backward");
+  const std::size_t plane = static_cast<std::size_t>(c.height * c.width), ch = static_cast<std::size_t>(c.out_channels);
+  const std::size_t in = kBatch * plane * static_cast<std::size_t>(c.in_channels), act = kBatch * plane * ch;
+  const std::size_t weights = conv_weight_floats(c), padded = conv_padded_floats(c, kBatch);
+  LayerUnderTest layer{cn + " + " + bn, {random_vector(in, rng), random_vector(weights, rng), random_vector(ch, rng, 0.5, 1.5),
+                                         random_vector(ch, rng)}, {}, {}};
+  struct Pass {
+    Vec xp, z, y, mean, var, invstd;
+  };
+  auto run = [=](const Inputs& v) {
+    Pass p{Vec(padded), Vec(act), Vec(act), Vec(ch), Vec(ch), Vec(ch)};
+    Vec wt(weights), running_mean(ch, 0.0), running_var(ch, 1.0), none(act);
+    conv_forward(kBatch, v[0].data(), v[1].data(), nullptr, wt.data(), p.xp.data(), p.z.data());
+    norm_forward(kBatch, p.z.data(), none.data(), v[2].data(), v[3].data(), running_mean.data(), running_var.data(),
+                 p.mean.data(), p.var.data(), p.invstd.data(), p.y.data());
+    return p;
+  };
+  layer.forward = [=](const Inputs& v) { return run(v).y; };
+  layer.backward = [=](const Inputs& v, const Vec& dy) {
+    const Pass p = run(v);
+    Vec g(act), dzp(padded, 7.0), dgamma(ch), dbeta(ch), wd(weights), dwt(weights), dx(in), dw(weights);
+    norm_backward(kBatch, dy.data(), p.y.data(), p.z.data(), p.mean.data(), p.invstd.data(), v[2].data(), g.data(), dzp.data(),
+                  dgamma.data(), dbeta.data());
+    input_gradient(kBatch, dzp.data(), v[1].data(), wd.data(), nullptr, dx.data());
+    weight_gradient(kBatch, p.xp.data(), dzp.data(), dwt.data(), dw.data(), nullptr);
+    return Inputs{dx, dw, dgamma, dbeta};
+  };
+  expect_gradients_match_differences(layer, 18);
 }
 
 TEST_F(PolyGradientTest, LinearLayers) {
@@ -368,6 +412,16 @@ TEST(BatchNormBackwardFusion, IsChosenWhereItMovesLess) {
   const FusionChoice small = choose_batch_norm_backward(s, 1);
   EXPECT_FALSE(small.fused()) << small.unfused_bytes << " -> " << small.fused_bytes;
   EXPECT_EQ(large.kernel, kernel_name(s));
+}
+
+// A batch norm writing the 3×3 convolution's gradient padded saves the copy at any batch
+// where the model sees traffic; a 1×1 convolution has nothing to save.
+TEST(ConvBatchNormBackwardFusion, SavesThePaddedCopy) {
+  const ConvShape conv{32, 32, 6, 7, 3, false};
+  const BatchNormShape norm{32, 42, false, true};
+  const FusionChoice large = choose_conv_batch_norm_backward(conv, norm, 256);
+  EXPECT_TRUE(large.fused()) << large.unfused_bytes << " -> " << large.fused_bytes;
+  EXPECT_FALSE(choose_conv_batch_norm_backward({32, 4, 6, 7, 1, false}, {4, 42, false, true}, 256).fused());
 }
 
 // The check itself: a gradient with one wrong term is caught.
