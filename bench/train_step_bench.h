@@ -16,6 +16,7 @@ namespace pz::bench {
 struct TrainStepRow {
   int batch = 0;
   double torch_ms = 0, poly_ms = 0;  // per step, best round
+  double poly_weighed_ms = 0;        // the poly learner with the fusions weighed on footprints (fusion_batch)
   double torch_gflops = 0, poly_gflops = 0;
   double ratio() const { return torch_ms / poly_ms; }  // the poly learner's speed-up
 };

@@ -49,7 +49,7 @@ Learner::Learner(const games::Game& game, const LearnerConfig& config, std::uint
   net_ = make_network(config_.network, game.info());
   net_->train();
   if (config_.backend == "poly") {
-    poly_ = std::make_unique<PolyTrainingNet>(config_.network, net_->shape(), config_.batch_size);
+    poly_ = std::make_unique<PolyTrainingNet>(config_.network, net_->shape(), config_.fusion_batch);
   } else if (config_.backend != "torch") {
     throw util::UsageError("learner.backend: \"" + config_.backend + "\" is not one of \"torch\", \"poly\"");
   }

@@ -61,9 +61,11 @@ struct LearnerConfig {
   // The network passes: "torch" (LibTorch's ops) or "poly" (the kernels polyc generates,
   // poly_training.h). The same weights, optimiser and state files either way.
   std::string backend = "torch";
-  // The positions of a step: the poly learner weighs its backward fusions for it (any batch
-  // runs).
-  int batch_size = 256;
+  // The batch the poly learner weighs its footprint-decided backward fusions for
+  // (plan_training_network; any batch runs). 0, the default: none weighed, the layer-order
+  // fusions only, since polyc's schedules of the fused kernels do not yet make the step
+  // faster (docs/BENCHMARKS.md, `bench nn`'s "fusions" column).
+  int fusion_batch = 0;
 };
 
 struct StepStats {

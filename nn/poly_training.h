@@ -13,9 +13,10 @@
 // Fused where it saves a pass over an activation (the report lists them): the residual add
 // and the ReLU into the batch norm's forward, and in its backward the ReLU's mask (the
 // residual's gradient comes out of the same sweep); the ReLU into the linear layers and the
-// pooled bias planes; the log-softmax into the loss's cross-entropies; and where polyc's
-// footprints say it moves less at the learner's batch, the batch norm's backward mask and
-// channel sums in one sweep (poly_training_plan.h).
+// pooled bias planes; the log-softmax into the loss's cross-entropies; and, when the
+// learner asks for it (LearnerConfig::fusion_batch), where polyc's footprints say it moves
+// less, the batch norm's backward in one sweep and writing the convolution's gradient
+// padded (poly_training_plan.h).
 //
 // Training mode only: the batch statistics normalise and the running statistics move,
 // as torch.nn.BatchNorm2d's in train() (momentum 0.1, ε 1e-5, num_batches_tracked + 1).

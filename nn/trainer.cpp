@@ -62,7 +62,6 @@ LearnerConfig learner_config(const TrainConfig& config) {
   lc.scheduler = config.scheduler;
   lc.value_weight = config.value_weight;
   lc.backend = config.learner_backend;
-  lc.batch_size = config.batch_size;
   return lc;
 }
 
