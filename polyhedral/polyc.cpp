@@ -21,6 +21,7 @@
 #include "polyhedral/matmul_packing.h"
 #include "polyhedral/parallel_marks.h"
 #include "polyhedral/pass.h"
+#include "polyhedral/recurrence_strips.h"
 #include "polyhedral/register_tiling.h"
 #include "polyhedral/stage_budget.h"
 #include "polyhedral/time_tiling.h"
@@ -195,8 +196,8 @@ std::optional<std::string> packed_contraction_code(IslContext& ctx, StageBudget&
 
 // The passes after isl's scheduler, in order. A stencil gets its own skewed, time-tiled
 // wavefront schedule, whose point loops keep isl's order (the stride-1 member is innermost
-// already) and are not re-tiled; any other scop gets a locality loop order, rectangular
-// tiles and unroll-and-jam. Both then get parallel and simd marks.
+// already) and are not re-tiled; any other scop gets a locality loop order, vector strips
+// across independent recurrences, rectangular tiles and unroll-and-jam. Both then get parallel and simd marks.
 const std::vector<SchedulePass>& schedule_passes() {
   static const std::vector<SchedulePass> passes = {
       {"time tiling", "time tiling",
@@ -210,6 +211,12 @@ const std::vector<SchedulePass>& schedule_passes() {
       {"loop order", "loop order", [](const PolycOptions&, const PassState& state) { return !state.time_tiled; },
        [](const isl::schedule& s, PassInput& in) -> std::optional<isl::schedule> {
          return order_loops_for_locality(s, in.scop, in.log);
+       },
+       nullptr},
+      {"recurrence strips", "recurrence strips",
+       [](const PolycOptions& o, const PassState& state) { return !state.time_tiled && o.vectorize; },
+       [](const isl::schedule& s, PassInput& in) -> std::optional<isl::schedule> {
+         return strip_recurrences(s, in.scop, in.deps, in.validity, in.log);
        },
        nullptr},
       {"tiling", "tiling",

@@ -128,7 +128,7 @@ INSTANTIATE_TEST_SUITE_P(Kernels, Differential,
                          ::testing::Values("gemm", "2mm", "3mm", "syrk", "syr2k", "trmm", "gemver", "atax", "bicg",
                                            "mvt", "lu", "cholesky", "jacobi-1d", "jacobi-2d", "seidel-2d", "fdtd-2d",
                                            "heat-3d",
-                                           "floyd-warshall", "covariance", "guarded"),
+                                           "floyd-warshall", "covariance", "guarded", "tridiagonal"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (auto& ch : n)
