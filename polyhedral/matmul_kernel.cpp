@@ -74,13 +74,21 @@ std::string block_in_triangle(const Contraction& k, const std::string& m0, const
   return whole == below ? triangle_condition(k, n_last, m0) : triangle_condition(k, n0, m_last);
 }
 
+}  // namespace
+
+std::string box_multiply_adds_c(const Contraction& k) {
+  return "(long long)(" + k.m_hi + " - " + k.m_lo + " + 1) * (long long)(" + k.n_hi + " - " + k.n_lo + " + 1) * (long long)(" +
+         k.k_hi + " - " + k.k_lo + " + 1)";
+}
+
+namespace {
+
 // One parallel region around the block loops (one fork per call); its threads share the
 // packing of L's block and the micro-tiles' columns, each loop ending in a barrier.
 std::string parallel_region_pragma(const Contraction& k, const PackedKernelOptions& o) {
   std::string pragma = "#pragma omp parallel";
   if (o.min_parallel_work > 0 && k.multiply_adds < 0)
-    pragma += " if ((long long)(" + k.m_hi + " - " + k.m_lo + " + 1) * (long long)(" + k.n_hi + " - " + k.n_lo +
-              " + 1) * (long long)(" + k.k_hi + " - " + k.k_lo + " + 1) >= " + std::to_string(o.min_parallel_work) + "LL)";
+    pragma += " if (" + box_multiply_adds_c(k) + " >= " + std::to_string(o.min_parallel_work) + "LL)";
   if (!o.num_threads.empty()) pragma += " num_threads(" + o.num_threads + ")";
   return pragma;
 }

@@ -35,6 +35,10 @@ struct PackedKernelOptions {
   std::string num_threads;  // a num_threads() clause's expression, "" for none
 };
 
+// The multiply-adds of `c`'s box of bounds as a C expression of the parameters (long long):
+// its instances for a box, an upper bound for a triangle.
+std::string box_multiply_adds_c(const Contraction& c);
+
 // A block `{ ... }` computing every instance of `c` in the packed loops of `b`.
 std::string packed_matmul_c(const Contraction& c, const MatmulBlocking& b, const PackedKernelOptions& o);
 

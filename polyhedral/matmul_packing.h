@@ -42,9 +42,12 @@ struct MatmulPackingOptions {
   // read in place fewer: nothing is re-packed per block.
   int max_slivers_per_block = 12;
   int max_slivers_per_block_in_place = 4;
-  // With concrete sizes, contractions of fewer multiply-adds stay with the plain pipeline:
-  // packing and the edge blocks cost more than the micro-kernel saves.
-  long long min_multiply_adds = 1LL << 18;
+  // Contractions of fewer multiply-adds stay with the plain pipeline: packing, the edge
+  // blocks and the buffers' first-touch page faults cost more than the micro-kernel saves
+  // (the crossover, measured on PolyBench's contractions, is in docs/BENCHMARKS.md). With
+  // symbolic sizes the program compares its contractions' boxes with this at run time
+  // (polyc.cpp).
+  long long min_multiply_adds = 1LL << 21;
 };
 
 // One product L * R of a contraction's update.

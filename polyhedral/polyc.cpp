@@ -174,24 +174,39 @@ std::optional<std::string> packed_contraction_code(IslContext& ctx, StageBudget&
   report.schedule_origin = "source order of pieces, contractions packed";
   PolycOptions rest = o;
   rest.matmul.enabled = false;
-  std::string code = indent + "/* polyc: scop of line " + std::to_string(source_line) + ", contractions packed */\n";
+  // Symbolic sizes: whether packing pays is the program's decision, at run time.
+  std::string multiply_adds;
+  for (const MatmulPiece& piece : plan->pieces)
+    if (piece.contraction && piece.contraction->multiply_adds < 0 && o.matmul.min_multiply_adds > 0)
+      multiply_adds += (multiply_adds.empty() ? "" : " + ") + box_multiply_adds_c(*piece.contraction);
+  const std::string inner = multiply_adds.empty() ? indent : indent + "  ";
+  std::string packed;
   for (std::size_t i = 0; i < plan->pieces.size(); ++i) {
     const MatmulPiece& piece = plan->pieces[i];
     if (const auto& c = piece.contraction) {
       PackedKernelOptions ko;
-      ko.indent = indent;
+      ko.indent = inner;
       ko.num_threads = o.num_threads;
       ko.parallel = o.parallel && (c->multiply_adds < 0 || c->multiply_adds >= o.min_parallel_work);
       ko.min_parallel_work = o.min_parallel_work;
-      code += budget.run("code generation", [&] { return packed_matmul_c(*c, plan->blockings[i], ko); });
+      packed += budget.run("code generation", [&] { return packed_matmul_c(*c, plan->blockings[i], ko); });
       continue;
     }
     Scop part = restrict_scop(scop, piece.statements);
     ScopReport part_report;
-    code += optimize_scop(ctx, part, rest, part_report, indent, source_line);
+    packed += optimize_scop(ctx, part, rest, part_report, inner, source_line);
     for (const auto& line : part_report.passes) report.passes.push_back(joined(piece.statements) + ": " + line);
   }
-  return code;
+  const std::string header = indent + "/* polyc: scop of line " + std::to_string(source_line) + ", contractions packed */\n";
+  if (multiply_adds.empty()) return header + packed;
+  ScopReport plain_report;
+  const std::string plain = optimize_scop(ctx, scop, rest, plain_report, inner, source_line);
+  const std::string limit = std::to_string(o.matmul.min_multiply_adds) + "LL";
+  report.passes.push_back("cost model: symbolic sizes; at run time, contractions of fewer than " + limit +
+                          " multiply-adds (their bounds' boxes) take the plain pipeline");
+  for (const auto& line : plain_report.passes) report.passes.push_back("plain pipeline: " + line);
+  return header + indent + "if (" + multiply_adds + " >= " + limit + ") {\n" + packed + indent + "} else {\n" + plain +
+         indent + "}\n";
 }
 
 // The passes after isl's scheduler, in order. A stencil gets its own skewed, time-tiled

@@ -91,8 +91,9 @@ TEST(MatmulPackingMatch, OtherStatementsAreNot) {
 // The program as written and after polyc print the same numbers (bit for bit: the packed
 // loops keep every element's additions in the source's order), and `packed` statements
 // were packed.
-void expect_same_output(const std::string& name, const std::string& source, int packed) {
-  PolycResult r = polyc(source, packing());
+void expect_same_output(const std::string& name, const std::string& source, int packed,
+                        const PolycOptions& options = packing()) {
+  PolycResult r = polyc(source, options);
   ASSERT_EQ(r.scops.size(), 1u);
   const std::string log = joined(r.scops[0].passes);
   int count = 0;
@@ -174,10 +175,9 @@ int main(void) {
   expect_same_output("upper", source, 1);
 }
 
-// Sizes as function arguments: the packed loops' bounds are expressions of them, the block
-// sizes constants; run on sizes that leave every kind of edge, and on empty ones.
-TEST(MatmulPackingRun, SymbolicSizesAreBitIdentical) {
-  const std::string source = R"(#include <stdio.h>
+// gemm with its sizes as function arguments, called as `calls` says.
+std::string symbolic_gemm(const std::string& calls) {
+  return R"(#include <stdio.h>
 static double A[300][300], B[300][300], C[300][300];
 static void kernel(int ni, int nj, int nk, double alpha) {
   int i, j, k;
@@ -194,17 +194,35 @@ int main(void) {
     B[i][j] = (double)((i + 2 * j) % 13) / 13;
     C[i][j] = (double)((i * 3 + j) % 11) / 11;
   }
-  kernel(1, 1, 1, 1.5);
-  kernel(0, 7, 5, 1.5);
-  kernel(7, 0, 5, 1.5);
-  kernel(9, 25, 0, 1.5);
-  kernel(41, 49, 33, 0.5);
-  kernel(257, 231, 299, 1.25);
+)" + calls + R"(
   for (int i = 0; i < 300; i++) for (int j = 0; j < 300; j++) printf("%a\n", C[i][j]);
   return 0;
 }
 )";
-  expect_same_output("symbolic", source, 1);
+}
+
+// Sizes as function arguments: the packed loops' bounds are expressions of them, the block
+// sizes constants; run on sizes that leave every kind of edge, and on empty ones.
+TEST(MatmulPackingRun, SymbolicSizesAreBitIdentical) {
+  expect_same_output("symbolic",
+                     symbolic_gemm("  kernel(1, 1, 1, 1.5);\n  kernel(0, 7, 5, 1.5);\n  kernel(7, 0, 5, 1.5);\n"
+                                   "  kernel(9, 25, 0, 1.5);\n  kernel(41, 49, 33, 0.5);\n  kernel(257, 231, 299, 1.25);"),
+                     1);
+}
+
+// With symbolic sizes the cost model's threshold is a test in the program: the calls below
+// it (every one but the last here) run the plain pipeline's code, the others the packed
+// loops, and both give the source's results.
+TEST(MatmulPackingRun, SymbolicSizesChooseBetweenPackedAndPlainAtRunTime) {
+  const std::string source =
+      symbolic_gemm("  kernel(3, 5, 2, 1.5);\n  kernel(41, 49, 33, 0.5);\n  kernel(257, 231, 299, 1.25);");
+  PolycOptions o = packing();
+  o.matmul.min_multiply_adds = 100000;  // 41 * 49 * 33 = 66297 below, 257 * 231 * 299 above
+  const PolycResult r = polyc(source, o);
+  EXPECT_NE(r.output.find(" + 1) >= 100000LL) {"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("pz_packed_left0"), std::string::npos) << r.output;
+  EXPECT_NE(joined(r.scops.at(0).passes).find("take the plain pipeline"), std::string::npos) << joined(r.scops.at(0).passes);
+  expect_same_output("symbolic_threshold", source, 1, o);
 }
 
 // A dependence from the contraction to a statement before it in the text would be broken by
