@@ -63,8 +63,8 @@ struct LearnerConfig {
   std::string backend = "torch";
   // The batch the poly learner weighs its footprint-decided backward fusions for
   // (plan_training_network; any batch runs). 0, the default: none weighed, the layer-order
-  // fusions only, since polyc's schedules of the fused kernels do not yet make the step
-  // faster (docs/BENCHMARKS.md, `bench nn`'s "fusions" column).
+  // fusions only, since the fused kernels do not make the step measurably faster
+  // (docs/BENCHMARKS.md, `bench nn`'s "weighed fusions" column).
   int fusion_batch = 0;
 };
 

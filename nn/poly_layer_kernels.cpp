@@ -209,7 +209,7 @@ std::vector<KernelWriter> batch_norm_kernels(const BatchNormShape& s) {
       b.for_("n", "0", "N").for_("s", "0", str(S)).for_("c", "0", str(C));
       b.stmt(mask).stmt("dbeta[c] += g[n][s][c]").stmt("dgamma[c] += g[n][s][c] * " + centred).end().end().end();
       b.for_("c", "0", str(C)).stmt("dgamma[c] = dgamma[c] * invstd[c]").end();
-    });
+    }, KernelWriter::Order::kAsWritten);  // isl would split the sweep into three again
   } else {
     out.back()
         .nest([=](ScopBuilder& b) { b.for_("n", "0", "N").for_("s", "0", str(S)).for_("c", "0", str(C)).stmt(mask).end().end().end(); })

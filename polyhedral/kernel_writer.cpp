@@ -11,8 +11,8 @@ namespace pz::poly {
 KernelWriter::KernelWriter(std::string name, std::vector<KernelArgument> arguments)
     : name_(std::move(name)), arguments_(std::move(arguments)) {}
 
-KernelWriter& KernelWriter::nest(Nest describe) {
-  nests_.push_back(std::move(describe));
+KernelWriter& KernelWriter::nest(Nest describe, Order order) {
+  nests_.push_back({std::move(describe), order});
   return *this;
 }
 
@@ -32,7 +32,7 @@ std::string KernelWriter::source(KernelReport& report, const KernelWriterOptions
   report.name = name_;
   report.schedule.clear();
   report.nests.clear();
-  for (const Nest& describe : nests_) {
+  for (const DescribedNest& nest : nests_) {
     IslContext ctx;
     ScopBuilder b(ctx.ctx());
     b.param("N", writer_options.batch);
@@ -40,12 +40,13 @@ std::string KernelWriter::source(KernelReport& report, const KernelWriterOptions
     // N ≥ 1 in every domain: a reduction over the batch then covers its initialisation,
     // which register blocking requires (a chain whose updates may be empty is not one).
     b.if_("N >= 1");
-    describe(b);
+    nest.describe(b);
     b.end();
     Scop scop = b.build();
     PolycOptions options;
     options.register_block.enabled = true;
     options.vectorize = true;
+    options.schedule.use_isl = nest.order == Order::kScheduled;
     options.data_movement = writer_options.data_movement;
     ScopReport scop_report;
     code += "  {\n" + optimize_scop(ctx, scop, options, scop_report, "    ") + "  }\n";

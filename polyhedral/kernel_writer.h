@@ -56,9 +56,17 @@ class KernelWriter {
  public:
   KernelWriter(std::string name, std::vector<KernelArgument> arguments);
 
+  // How a nest's loops are ordered before polyc's passes (loop order, tiles, marks).
+  enum class Order {
+    kScheduled,  // isl's scheduler (the default)
+    // The loops as described: for a nest written as one sweep on purpose (a fusion the
+    // caller weighed), which isl would distribute into one nest per statement.
+    kAsWritten,
+  };
+
   // Declares the parameter N and every argument as an array before `describe` runs.
   using Nest = std::function<void(ScopBuilder&)>;
-  KernelWriter& nest(Nest describe);
+  KernelWriter& nest(Nest describe, Order order = Order::kScheduled);
 
   const std::string& name() const { return name_; }
   // The C definition, every nest optimised by polyc (register blocking and `omp simd`
@@ -69,7 +77,11 @@ class KernelWriter {
  private:
   std::string name_;
   std::vector<KernelArgument> arguments_;
-  std::vector<Nest> nests_;
+  struct DescribedNest {
+    Nest describe;
+    Order order;
+  };
+  std::vector<DescribedNest> nests_;
 };
 
 }  // namespace pz::poly
