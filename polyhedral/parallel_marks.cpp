@@ -209,9 +209,9 @@ isl::schedule_node parallel_walk(isl::schedule_node node, const isl::union_map& 
   return for_children(node, [&](isl::schedule_node c) { return parallel_walk(c, deps, log, min_work, scop, num_threads); });
 }
 
-// `scop` is null where loops must not accumulate: inside a parallel loop GCC 12 leaves an
-// `omp simd reduction` loop scalar, and slower than the plain one (syrk's k strips: 0.065 s
-// against 0.037 s), while outside one it vectorises it (cholesky: 0.21 s → 0.09 s).
+// Accumulations are marked under parallel loops too: the code generator applies the mark
+// only where no parallel loop encloses it (codegen.cpp), e.g. in the serial version of a
+// loop whose forking is decided at run time.
 isl::schedule_node simd_walk(isl::schedule_node node, const isl::union_map& deps, std::vector<std::string>& log,
                              const Scop* scop, bool& band_below) {
   if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_mark) {
@@ -223,7 +223,6 @@ isl::schedule_node simd_walk(isl::schedule_node node, const isl::union_map& deps
       band_below = false;
       return node;
     }
-    if (name.rfind(kParallelMark, 0) == 0) scop = nullptr;
   }
   bool any = false;
   node = for_children(node, [&](isl::schedule_node c) {

@@ -170,5 +170,21 @@ TEST(Reductions, NoScalarSumWhereTheLoopReadsItsElementOrIsNoSum) {
   EXPECT_FALSE(accumulates("for (i = 0; i < 20; i++) for (k = 0; k < 20; k++) x[i] += A[i][k] * B[k];", parallel));
 }
 
+// With symbolic sizes a parallel loop forks only above a run-time work test; the serial
+// version below it has no parallel loop around its sums, so they accumulate there.
+TEST(Reductions, TheSerialVersionOfARunTimeParallelLoopAccumulates) {
+  PolycOptions o = source_order_vectorized();
+  o.parallel = true;
+  const std::string out =
+      polyc("#pragma scop\nfor (i = 0; i < n; i++) for (k = 0; k < n; k++) x[i] += A[i][k] * B[k];\n#pragma endscop\n", o)
+          .output;
+  const std::size_t fork = out.find("#pragma omp parallel for");
+  ASSERT_NE(fork, std::string::npos) << out;
+  const std::size_t serial = out.find("} else {", fork);
+  ASSERT_NE(serial, std::string::npos) << out;
+  EXPECT_EQ(out.substr(fork, serial - fork).find("pz_acc"), std::string::npos) << out;
+  EXPECT_NE(out.find("#pragma omp simd reduction(+:pz_acc)", serial), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace pz::poly
