@@ -45,109 +45,132 @@ ConvShape conv_shape_of(const std::vector<std::int64_t>& v) {
   return {i(0), i(1), i(2), i(3), i(4), v.at(5) != 0, v.at(6) != 0};
 }
 
+// ---- the kernel calls of a convolution and a batch norm --------------------------------
+// Shared by their own Functions and by the fused pair's, which chains them.
+
+struct ConvForward {
+  Tensor y, xp;  // the output; the input as the gradient kernels read it (padded for a 3×3)
+};
+ConvForward conv_forward(const ConvKernels& k, const ConvShape& s, const Tensor& x, const Tensor& w, const Tensor& bias) {
+  const int n = batch_of(x);
+  Tensor y = empty({n, s.height * s.width, s.out_channels});
+  Tensor wt = empty_floats(conv_weight_floats(s));
+  Tensor xp = s.pad() > 0 ? empty_floats(conv_padded_floats(s, n)) : x;
+  k.forward(n, data(x), data(w), present(bias) ? data(bias) : nullptr, data(wt), s.pad() > 0 ? data(xp) : nullptr, data(y));
+  return {y, xp};
+}
+
+struct ConvGradients {
+  Tensor dx, dw, dbias;  // dx undefined unless asked for, dbias unless the shape has a bias
+};
+// `dy` is the output gradient, with the zero border when s.padded_gradient (no padded copy
+// is then made).
+ConvGradients conv_backward(const ConvKernels& k, const ConvShape& s, int n, const Tensor& xp, const Tensor& w,
+                            const float* dy, bool input_gradient) {
+  ConvGradients out;
+  out.dw = torch::empty_like(w);
+  if (input_gradient) {
+    out.dx = empty({n, s.height * s.width, s.in_channels});
+    Tensor wd = empty_floats(conv_weight_floats(s));
+    Tensor dyp = s.padded_gradient ? Tensor() : empty_floats(conv_padded_floats(s, n));
+    k.input_gradient(n, dy, data(w), data(wd), s.padded_gradient ? nullptr : data(dyp), data(out.dx));
+  }
+  if (s.bias) out.dbias = empty({s.out_channels});
+  Tensor dwt = empty_floats(conv_weight_floats(s));
+  k.weight_gradient(n, data(xp), dy, data(dwt), data(out.dw), s.bias ? data(out.dbias) : nullptr);
+  return out;
+}
+
+struct BatchNormForward {
+  Tensor y, mean, invstd;
+};
+// running_mean and running_var move in place (buffers, not differentiated).
+BatchNormForward batch_norm_forward(const BatchNormKernels& k, const Tensor& x, const Tensor& residual, const Tensor& gamma,
+                                    const Tensor& beta, Tensor& running_mean, Tensor& running_var) {
+  const int c = static_cast<int>(x.size(2));
+  Tensor y = torch::empty_like(x), mean = empty({c}), var = empty({c}), invstd = empty({c});
+  k.forward(batch_of(x), data(x), present(residual) ? data(residual) : nullptr, data(gamma), data(beta), data(running_mean),
+            data(running_var), data(mean), data(var), data(invstd), data(y));
+  return {y, mean, invstd};
+}
+
+struct BatchNormGradients {
+  Tensor g, dgamma, dbeta;  // g: the gradient after the ReLU's mask (the residual's)
+};
+// Writes the input's gradient to `dx` (its layout is the kernels': padded or not).
+BatchNormGradients batch_norm_backward(const BatchNormKernels& k, const Tensor& dy, const Tensor& x, const Tensor& y,
+                                       const Tensor& mean, const Tensor& invstd, const Tensor& gamma, float* dx) {
+  BatchNormGradients out{torch::empty_like(x), torch::empty_like(gamma), torch::empty_like(gamma)};
+  k.backward(batch_of(x), data(dy), data(y), data(x), data(mean), data(invstd), data(gamma), data(out.g), dx,
+             data(out.dgamma), data(out.dbeta));
+  return out;
+}
+
 // ---- the autograd Functions, one per layer kind -------------------------------------------
 
 struct ConvFunction : torch::autograd::Function<ConvFunction> {
   static Tensor forward(AutogradContext* ctx, const Tensor& x, const Tensor& w, const Tensor& bias, const ConvKernels* k,
                         ConvShape s) {
-    const int n = batch_of(x);
-    Tensor y = empty({n, s.height * s.width, s.out_channels});
-    Tensor wt = empty_floats(conv_weight_floats(s));
-    Tensor xp = s.pad() > 0 ? empty_floats(conv_padded_floats(s, n)) : x;
-    k->forward(n, data(x), data(w), present(bias) ? data(bias) : nullptr, data(wt), s.pad() > 0 ? data(xp) : nullptr, data(y));
-    ctx->save_for_backward({xp, w});
+    ConvForward f = conv_forward(*k, s, x, w, bias);
+    ctx->save_for_backward({f.xp, w});
     keep(ctx, "kernels", k);
     ctx->saved_data["shape"] = conv_shape_data(s);
-    return y;
+    return f.y;
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const auto saved = ctx->get_saved_variables();
-    const Tensor &xp = saved[0], &w = saved[1];
     const ConvShape s = conv_shape_of(ctx->saved_data["shape"].toIntVector());
-    const ConvKernels* k = kept<ConvKernels>(ctx, "kernels");
     const Tensor dy = grads[0].contiguous();
-    const int n = batch_of(dy);
-    Tensor dx, dw = torch::empty_like(w), dbias;
-    if (ctx->needs_input_grad(0)) {
-      dx = empty({n, s.height * s.width, s.in_channels});
-      Tensor wd = empty_floats(conv_weight_floats(s)), dyp = empty_floats(conv_padded_floats(s, n));
-      k->input_gradient(n, data(dy), data(w), data(wd), data(dyp), data(dx));
-    }
-    if (s.bias) dbias = empty({s.out_channels});
-    Tensor dwt = empty_floats(conv_weight_floats(s));
-    k->weight_gradient(n, data(xp), data(dy), data(dwt), data(dw), s.bias ? data(dbias) : nullptr);
-    return {dx, dw, dbias, Tensor(), Tensor()};
+    ConvGradients d = conv_backward(*kept<ConvKernels>(ctx, "kernels"), s, batch_of(dy), saved[0], saved[1], data(dy),
+                                    ctx->needs_input_grad(0));
+    return {d.dx, d.dw, d.dbias, Tensor(), Tensor()};
   }
 };
 
 struct BatchNormFunction : torch::autograd::Function<BatchNormFunction> {
-  // running_mean and running_var move in place (buffers, not differentiated).
   static Tensor forward(AutogradContext* ctx, const Tensor& x, const Tensor& residual, const Tensor& gamma,
                         const Tensor& beta, Tensor running_mean, Tensor running_var, const BatchNormKernels* k) {
-    const int n = batch_of(x), c = static_cast<int>(x.size(2));
-    Tensor y = torch::empty_like(x), mean = empty({c}), var = empty({c}), invstd = empty({c});
-    k->forward(n, data(x), present(residual) ? data(residual) : nullptr, data(gamma), data(beta), data(running_mean),
-               data(running_var), data(mean), data(var), data(invstd), data(y));
-    ctx->save_for_backward({x, y, mean, invstd, gamma});
+    BatchNormForward f = batch_norm_forward(*k, x, residual, gamma, beta, running_mean, running_var);
+    ctx->save_for_backward({x, f.y, f.mean, f.invstd, gamma});
     ctx->saved_data["residual"] = present(residual);
     keep(ctx, "kernels", k);
-    return y;
+    return f.y;
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const auto s = ctx->get_saved_variables();
-    const Tensor &x = s[0], &y = s[1], &mean = s[2], &invstd = s[3], &gamma = s[4];
     const Tensor dy = grads[0].contiguous();
-    Tensor g = torch::empty_like(x), dx = torch::empty_like(x), dgamma = torch::empty_like(gamma), dbeta = torch::empty_like(gamma);
-    kept<BatchNormKernels>(ctx, "kernels")
-        ->backward(batch_of(x), data(dy), data(y), data(x), data(mean), data(invstd), data(gamma), data(g), data(dx),
-                   data(dgamma), data(dbeta));
-    return {dx, ctx->saved_data["residual"].toBool() ? g : Tensor(), dgamma, dbeta, Tensor(), Tensor(), Tensor()};
+    Tensor dx = torch::empty_like(s[0]);
+    BatchNormGradients d = batch_norm_backward(*kept<BatchNormKernels>(ctx, "kernels"), dy, s[0], s[1], s[2], s[3], s[4], data(dx));
+    return {dx, ctx->saved_data["residual"].toBool() ? d.g : Tensor(), d.dgamma, d.dbeta, Tensor(), Tensor(), Tensor()};
   }
 };
 
 // A 3×3 convolution without bias and its batch norm, one Function so that the batch norm's
-// backward writes dx, the convolution's output gradient, with the zero border the
+// backward writes dz, the convolution's output gradient, with the zero border the
 // convolution's gradient kernels read (ConvShape::padded_gradient): no padded copy.
 struct ConvBatchNormFunction : torch::autograd::Function<ConvBatchNormFunction> {
   static Tensor forward(AutogradContext* ctx, const Tensor& x, const Tensor& w, const Tensor& residual, const Tensor& gamma,
                         const Tensor& beta, Tensor running_mean, Tensor running_var, const ConvKernels* conv,
                         const BatchNormKernels* norm, std::vector<std::int64_t> conv_shape) {
-    const ConvShape s = conv_shape_of(conv_shape);
-    const int n = batch_of(x), plane = s.height * s.width;
-    Tensor z = empty({n, plane, s.out_channels}), wt = empty_floats(conv_weight_floats(s));
-    Tensor xp = empty_floats(conv_padded_floats(s, n));
-    conv->forward(n, data(x), data(w), nullptr, data(wt), data(xp), data(z));
-    Tensor y = torch::empty_like(z), mean = empty({s.out_channels}), var = empty({s.out_channels}),
-           invstd = empty({s.out_channels});
-    norm->forward(n, data(z), present(residual) ? data(residual) : nullptr, data(gamma), data(beta), data(running_mean),
-                  data(running_var), data(mean), data(var), data(invstd), data(y));
-    ctx->save_for_backward({xp, w, z, y, mean, invstd, gamma});
+    ConvForward z = conv_forward(*conv, conv_shape_of(conv_shape), x, w, absent());
+    BatchNormForward f = batch_norm_forward(*norm, z.y, residual, gamma, beta, running_mean, running_var);
+    ctx->save_for_backward({z.xp, w, z.y, f.y, f.mean, f.invstd, gamma});
     ctx->saved_data["residual"] = present(residual);
     ctx->saved_data["shape"] = conv_shape;
     keep(ctx, "conv", conv);
     keep(ctx, "norm", norm);
-    return y;
+    return f.y;
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const auto v = ctx->get_saved_variables();
-    const Tensor &xp = v[0], &w = v[1], &z = v[2], &y = v[3], &mean = v[4], &invstd = v[5], &gamma = v[6];
     const ConvShape s = conv_shape_of(ctx->saved_data["shape"].toIntVector());
     const Tensor dy = grads[0].contiguous();
     const int n = batch_of(dy);
-    Tensor g = torch::empty_like(z), dzp = empty_floats(conv_padded_floats(s, n)), dgamma = torch::empty_like(gamma),
-           dbeta = torch::empty_like(gamma);
-    kept<BatchNormKernels>(ctx, "norm")->backward(n, data(dy), data(y), data(z), data(mean), data(invstd), data(gamma), data(g),
-                                                  data(dzp), data(dgamma), data(dbeta));
-    const ConvKernels* k = kept<ConvKernels>(ctx, "conv");
-    Tensor dx, dw = torch::empty_like(w), dwt = empty_floats(conv_weight_floats(s));
-    if (ctx->needs_input_grad(0)) {
-      dx = empty({n, s.height * s.width, s.in_channels});
-      Tensor wd = empty_floats(conv_weight_floats(s));
-      k->input_gradient(n, data(dzp), data(w), data(wd), nullptr, data(dx));
-    }
-    k->weight_gradient(n, data(xp), data(dzp), data(dwt), data(dw), nullptr);
-    return {dx, dw, ctx->saved_data["residual"].toBool() ? g : Tensor(), dgamma, dbeta, Tensor(), Tensor(), Tensor(), Tensor(),
-            Tensor()};
+    Tensor dzp = empty_floats(conv_padded_floats(s, n));
+    BatchNormGradients b = batch_norm_backward(*kept<BatchNormKernels>(ctx, "norm"), dy, v[2], v[3], v[4], v[5], v[6], data(dzp));
+    ConvGradients c = conv_backward(*kept<ConvKernels>(ctx, "conv"), s, n, v[0], v[1], data(dzp), ctx->needs_input_grad(0));
+    return {c.dx, c.dw, ctx->saved_data["residual"].toBool() ? b.g : Tensor(), b.dgamma, b.dbeta, Tensor(), Tensor(), Tensor(),
+            Tensor(), Tensor()};
   }
 };
 
