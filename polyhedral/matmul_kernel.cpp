@@ -83,8 +83,10 @@ std::string box_multiply_adds_c(const Contraction& k) {
 
 namespace {
 
-// One parallel region around the block loops (one fork per call); its threads share the
-// packing of L's block and the micro-tiles' columns, each loop ending in a barrier.
+// One parallel region around the block loops (one fork per call). Each thread packs L's
+// block into its own buffer and takes the same columns of X (`schedule(static) nowait`)
+// in every block: no barrier inside the region, so a thread whose partner the OS has
+// descheduled (a busy machine) never waits for it before the join.
 std::string parallel_region_pragma(const Contraction& k, const PackedKernelOptions& o) {
   std::string pragma = "#pragma omp parallel";
   if (o.min_parallel_work > 0 && k.multiply_adds < 0)
@@ -176,15 +178,14 @@ void micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
 std::string packed_matmul_c(const Contraction& k, const MatmulBlocking& b, const PackedKernelOptions& o) {
   Lines c(o.indent);
   const std::string t = k.element_type;
+  if (o.parallel) c.line(parallel_region_pragma(k, o));
   c.open("");
   for (std::size_t i = 0; i < k.terms.size(); ++i)
     c.line(t + " " + numbered("pz_packed_left", i) + "[" + str(b.mc * b.kc) + "] __attribute__((aligned(64)));");
-  if (o.parallel) c.line(parallel_region_pragma(k, o));
   c.open("for (int pz_pc = " + k.k_lo + "; pz_pc <= " + k.k_hi + "; pz_pc += " + str(b.kc) + ")");
   c.line("const int pz_kc = " + block_size(k.k_hi, "pz_pc", b.kc) + ";");
   c.open("for (int pz_ic = " + k.m_lo + "; pz_ic <= " + k.m_hi + "; pz_ic += " + str(b.mc) + ")");
   c.line("const int pz_mc = " + block_size(k.m_hi, "pz_ic", b.mc) + ";");
-  if (o.parallel) c.line("#pragma omp for");
   c.open(for_loop("pz_ir", "0", "pz_mc", str(b.mr)));
   c.line("const int pz_mr = pz_mc - pz_ir < " + str(b.mr) + " ? pz_mc - pz_ir : " + str(b.mr) + ";");
   for (std::size_t i = 0; i < k.terms.size(); ++i) {
@@ -193,7 +194,7 @@ std::string packed_matmul_c(const Contraction& k, const MatmulBlocking& b, const
                     term.left_k_contiguous, term.left_iterators.count(k.m) > 0, term.left_iterators.count(k.k) > 0}, k.k);
   }
   c.close();
-  if (o.parallel) c.line("#pragma omp for");
+  if (o.parallel) c.line("#pragma omp for schedule(static) nowait");
   c.open("for (int pz_jc = " + k.n_lo + "; pz_jc <= " + k.n_hi + "; pz_jc += " + str(b.nr) + ")");
   c.line("const int pz_nr = " + block_size(k.n_hi, "pz_jc", b.nr) + ";");
   const std::string meets = block_in_triangle(k, "pz_ic", "pz_ic + pz_mc - 1", "pz_jc", "pz_jc + pz_nr - 1", false);

@@ -27,9 +27,9 @@ namespace pz::poly {
 
 struct PackedKernelOptions {
   std::string indent;       // prefix of every line
-  // One `omp parallel` region around the loops, the packing of L's block and the jc loop
-  // shared among its threads; with symbolic sizes under an if() of the multiply-adds
-  // against min_parallel_work.
+  // One `omp parallel` region around the loops, without barriers inside: each thread packs
+  // L's blocks into its own buffer and takes the same share of the jc loop in every block;
+  // with symbolic sizes under an if() of the multiply-adds against min_parallel_work.
   bool parallel = false;
   long long min_parallel_work = 0;
   std::string num_threads;  // a num_threads() clause's expression, "" for none
