@@ -212,7 +212,8 @@ std::optional<std::string> packed_contraction_code(IslContext& ctx, StageBudget&
 // The passes after isl's scheduler, in order. A stencil gets its own skewed, time-tiled
 // wavefront schedule, whose point loops keep isl's order (the stride-1 member is innermost
 // already) and are not re-tiled; any other scop gets a locality loop order, vector strips
-// across independent recurrences, rectangular tiles and unroll-and-jam. Both then get parallel and simd marks.
+// across independent recurrences, rectangular tiles and unroll-and-jam. Both then get
+// parallel and simd marks.
 const std::vector<SchedulePass>& schedule_passes() {
   static const std::vector<SchedulePass> passes = {
       {"time tiling", "time tiling",
