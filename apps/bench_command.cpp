@@ -70,8 +70,11 @@ void add_bench_command(CLI::App& app) {
       ->capture_default_str();
   polyc_cmd->add_option("--variants", po.variants,
                         "with --suite polybench: the variants to run, comma-separated (gcc, polly, polly-parallel, "
-                        "polyc-1t, polyc; default: all; gcc is always run as the reference)")
+                        "polyc-1t, polyc, polyc-tuned; default: all but polyc-tuned; gcc is always run as the reference)")
       ->delimiter(',');
+  polyc_cmd->add_option("--tune-seconds", po.tune_seconds, "with --variants polyc-tuned: polyc's --tune-seconds per region")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
   polyc_cmd->add_flag("--scalar-bounds", po.scalar_bounds,
                       "with --suite polybench: -DPOLYBENCH_USE_SCALAR_LB for every variant (loop bounds are the "
                       "dataset's constants, not the kernel's size arguments)");

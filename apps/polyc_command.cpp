@@ -1,7 +1,8 @@
 // polyzero polyc IN.c -o OUT.c [--tile auto|auto1|off|N,N,...[/N,N,...]] [--parallel] [--vectorize] [--unroll-jam N]
 //                              [--fusion min|max] [--register-block] [--no-matmul-packing] [--no-isl] [--report] [--json]
 //                              [--budget-ops N] [--budget-seconds S] [--budget-mib N] [--budget-statements N]
-//                              [--budget-depth N]
+//                              [--budget-depth N] [--tune [--tune-sizes N=V,...] [--tune-seconds S] [--tune-threads T] [--tune-cold]
+//                              [--tune-constant-sizes]]
 // polyzero polyc --report-net NET [--train-batch B] [--json]
 //                                              the poly backend's plan for a network, and
 //                                              the poly learner's training step
@@ -11,7 +12,10 @@
 // kept as written because a stage ran over its budget is named on stderr.
 // NET is a checkpoint (.pt), a run directory (its models/latest.pt) or a training config
 // (JSON; its "game", else the game its file is named after, as configs/connect4.json).
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -56,6 +60,21 @@ std::vector<long> parse_tile_sizes(const std::string& text) {
     sizes.push_back(static_cast<long>(*v));
   }
   if (sizes.empty()) throw util::UsageError("--tile: expected auto, auto1, off, N,N,... or N,N,.../N,N,...");
+  return sizes;
+}
+
+std::map<std::string, long long> parse_tune_sizes(const std::vector<std::string>& items) {
+  std::map<std::string, long long> sizes;
+  for (const auto& item : items) {
+    const size_t eq = item.find('=');
+    const std::string name = util::trim(item.substr(0, eq));
+    auto value = eq == std::string::npos ? std::nullopt : util::parse_int(util::trim(item.substr(eq + 1)));
+    const bool identifier = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                            std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (!identifier || !value || *value < 0 || *value > INT32_MAX)
+      throw util::UsageError("--tune-sizes: '" + item + "' is not NAME=VALUE with a size from 0 to 2147483647 (e.g. n=2000,tsteps=500)");
+    sizes[name] = *value;
+  }
   return sizes;
 }
 
@@ -235,6 +254,10 @@ void add_polyc_command(CLI::App& app) {
     poly::BudgetOptions budget{.memory_mib = 1024};
     bool no_reassociate = false;
     std::string num_threads;
+    bool tune = false, tune_cold = false, tune_constant_sizes = false;
+    std::vector<std::string> tune_sizes;
+    double tune_seconds = poly::TuneOptions{}.seconds;
+    int tune_threads = 0;
     bool cpp = false;  // regions parsed after the C preprocessor (polyhedral/preprocess.h)
     std::vector<std::string> defines, includes;
   };
@@ -300,6 +323,26 @@ void add_polyc_command(CLI::App& app) {
                   "loops nested per region (0: unlimited); a deeper region is kept as written")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  cmd->add_flag("--tune", args->tune,
+                "time each region's candidates (the model's choice, the source, without tiles, without packing, ...) at "
+                "concrete sizes through the JIT and keep the fastest; choices are cached in the kernel cache");
+  cmd->add_option("--tune-sizes", args->tune_sizes,
+                  "with --tune: NAME=VALUE sizes for the timing runs (default: the largest sizes the declared array "
+                  "extents allow; needed for sizes no array bounds, e.g. time steps)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  cmd->add_option("--tune-seconds", args->tune_seconds, "with --tune: seconds of timing runs per region")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
+  cmd->add_flag("--tune-cold", args->tune_cold,
+                "with --tune: time each run on cold caches (32 MiB streamed through them first, as PolyBench does)");
+  cmd->add_flag("--tune-constant-sizes", args->tune_constant_sizes,
+                "with --tune: the sizes are constants the compiler sees in the timing runs, as when the caller passes "
+                "constants to a kernel it inlines (default: values known only at run time)");
+  cmd->add_option("--tune-threads", args->tune_threads,
+                  "with --tune: OMP_NUM_THREADS of the timing runs (0: this process's environment)")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
   cmd->add_flag("--report", args->report, "print statements, dependences, the schedule, footprints and data movement");
   cmd->add_flag("--json", args->json, "print the report as JSON");
   cmd->callback([args] {
@@ -334,6 +377,14 @@ void add_polyc_command(CLI::App& app) {
     o.budget = args->budget;
     o.data_movement = args->report || args->json;  // exact counts cost isl time; only reports show them
     o.schedule.use_isl = !args->no_isl;
+    if (!args->tune && (!args->tune_sizes.empty() || args->tune_threads || args->tune_cold || args->tune_constant_sizes))
+      throw util::UsageError("polyc: --tune-sizes, --tune-threads, --tune-cold and --tune-constant-sizes go with --tune");
+    o.tune.cold = args->tune_cold;
+    o.tune.constant_sizes = args->tune_constant_sizes;
+    o.tune.enabled = args->tune;
+    o.tune.seconds = args->tune_seconds;
+    o.tune.threads = args->tune_threads;
+    o.tune.sizes = parse_tune_sizes(args->tune_sizes);
     o.schedule.fusion = args->fusion == "max" ? poly::ScheduleOptions::Fusion::kMax : poly::ScheduleOptions::Fusion::kMin;
     std::string source = util::read_text_file(args->input, poly::kMaxSourceBytes);
     poly::PolycResult r;

@@ -484,6 +484,27 @@ void fill_geomeans(PolycBenchResult& result) {
   }
 }
 
+// The dataset's sizes for --tune-sizes: PolyBench passes each size to the kernel as the
+// lower-case name of its macro (NI as ni, TSTEPS as tsteps); every integer macro the
+// preprocessor defines is offered, and polyc takes those that name a region's sizes.
+std::map<std::string, long long> dataset_sizes(const std::string& command, const fs::path& src, const fs::path& out,
+                                               double timeout) {
+  std::map<std::string, long long> sizes;
+  if (run_shell(command + " -E -dM " + poly::shell_quote(src.string()) + " > " + poly::shell_quote(out.string()) + " 2>/dev/null",
+                timeout) != 0)
+    return sizes;
+  static const std::regex define(R"(^#define ([A-Z][A-Z0-9_]*) (\d+)$)");
+  std::istringstream lines(slurp(out));
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (!std::regex_match(line, m, define) || m[2].str().size() > 9) continue;
+    std::string name = m[1];
+    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    sizes[name] = std::stoll(m[2]);
+  }
+  return sizes;
+}
+
 PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
   PolycBenchOptions o = options;
   const std::string pb = find_polybench_dir(o.polybench_dir);
@@ -514,11 +535,13 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
       kernels.push_back(*it);
     }
   }
-  const std::vector<std::string> all_variants = {"gcc", "polly", "polly-parallel", "polyc-1t", "polyc"};
-  std::vector<std::string> wanted = o.variants.empty() ? all_variants : o.variants;
+  const std::vector<std::string> all_variants = {"gcc", "polly", "polly-parallel", "polyc-1t", "polyc", "polyc-tuned"};
+  // polyc-tuned times a dozen candidates per region: only when asked for.
+  std::vector<std::string> wanted = o.variants;
+  if (wanted.empty()) wanted.assign(all_variants.begin(), all_variants.end() - 1);
   for (const auto& v : wanted)
     if (std::find(all_variants.begin(), all_variants.end(), v) == all_variants.end())
-      throw std::invalid_argument("unknown variant '" + v + "' (gcc, polly, polly-parallel, polyc-1t, polyc)");
+      throw std::invalid_argument("unknown variant '" + v + "' (gcc, polly, polly-parallel, polyc-1t, polyc, polyc-tuned)");
   if (std::find(wanted.begin(), wanted.end(), "gcc") == wanted.end()) wanted.insert(wanted.begin(), "gcc");
   auto want = [&](const std::string& v) { return std::find(wanted.begin(), wanted.end(), v) != wanted.end(); };
 
@@ -534,7 +557,7 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
   for (const auto& c : found) command[c.variant] = c.command;
   for (const auto& n : notes)
     if (n.rfind("graphite", 0) != 0) result.notes.push_back(n);
-  command["polyc-1t"] = command["polyc"];
+  command["polyc-1t"] = command["polyc-tuned"] = command["polyc"];
   for (const auto& v : all_variants)
     if (want(v) && command.count(v)) result.variants.push_back(v);
   const std::string strict_flag = " -ffp-contract=off";
@@ -542,7 +565,10 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
     std::string what = v == "polyc" || v == "polyc-1t"
                            ? "polyzero polyc --cpp --tile auto --parallel --vectorize, then " + command[v]
                            : command[v];
-    if (v == "polyc-1t") what += " (OMP_NUM_THREADS=1)";
+    if (v == "polyc-tuned")
+      what = "polyzero polyc --cpp --tile auto --parallel --vectorize --tune --tune-cold --tune-constant-sizes --tune-threads 1 --tune-seconds " +
+             std::to_string(static_cast<int>(o.tune_seconds)) + " --tune-sizes <the dataset's sizes>, then " + command[v];
+    if (v == "polyc-1t" || v == "polyc-tuned") what += " (OMP_NUM_THREADS=1)";
     if (v == "polyc" || v == "polly-parallel") what += " (OMP_NUM_THREADS=" + std::to_string(o.threads) + ")";
     result.notes.push_back(v + ": " + what);
   }
@@ -599,6 +625,19 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
         say(ds + " " + name + ": polyc");
         polyc_error = run_polyc(po, polyc_src);
       }
+      std::string tuned_error;
+      const fs::path tuned_src = kdir / (name + ".polyc-tuned.c");
+      if (want("polyc-tuned")) {
+        say(ds + " " + name + ": polyc --tune");
+        poly::PolycOptions tuned = po;
+        tuned.tune.enabled = true;
+        tuned.tune.threads = 1;
+        tuned.tune.cold = true;            // PolyBench flushes the caches before its timed call
+        tuned.tune.constant_sizes = true;  // and calls its static kernel once, with constants
+        tuned.tune.seconds = o.tune_seconds;
+        tuned.tune.sizes = dataset_sizes(command["gcc"] + fl, src, kdir / "macros.txt", o.timeout_seconds);
+        tuned_error = run_polyc(tuned, tuned_src);
+      }
       const fs::path ref_dump = kdir / "gcc.dump";
       bool polyc_built = false;  // polyc-1t and polyc run one binary
       bool have_reference = false;
@@ -630,18 +669,22 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
         say(ds + " " + name + ": " + v);
         VariantRun r;
         r.variant = v;
-        const bool is_polyc = v == "polyc" || v == "polyc-1t";
+        const bool is_tuned = v == "polyc-tuned", shares_polyc = v == "polyc" || v == "polyc-1t";
+        const bool is_polyc = shares_polyc || is_tuned;
         const int threads = v == "polyc" || v == "polly-parallel" ? o.threads : 1;
-        const fs::path exe = kdir / (is_polyc ? "polyc" : v);
+        const fs::path exe = kdir / (shares_polyc ? "polyc" : v);
         const fs::path dump = kdir / (v + ".dump"), out = kdir / (v + ".out");
-        if (is_polyc && !polyc_error.empty()) {
+        const fs::path& source = is_tuned ? tuned_src : shares_polyc ? polyc_src : src;
+        if (shares_polyc && !polyc_error.empty()) {
           r.error = polyc_error;
-        } else if (!(is_polyc && polyc_built) &&
-                   compile_polybench(command[v] + (v == "gcc" && o.strict ? strict_flag : "") + fl, is_polyc ? polyc_src : src, exe, polybench_o, kdir / (v + ".log"),
+        } else if (is_tuned && !tuned_error.empty()) {
+          r.error = tuned_error;
+        } else if (!(shares_polyc && polyc_built) &&
+                   compile_polybench(command[v] + (v == "gcc" && o.strict ? strict_flag : "") + fl, source, exe, polybench_o, kdir / (v + ".log"),
                                      o.timeout_seconds) != 0) {
           r.error = "compile failed: " + first_lines(slurp(kdir / (v + ".log")), 3);
         } else {
-          polyc_built = polyc_built || is_polyc;
+          polyc_built = polyc_built || shares_polyc;
           double best = INFINITY, spent = 0;
           for (int k = 0; k < std::max(1, o.repeats) && spent < o.variant_seconds; ++k) {
             PolybenchRun pr = run_polybench_binary(exe, threads, k == 0 ? dump : fs::path(), out, o.timeout_seconds);
@@ -855,12 +898,12 @@ std::string format_polybench_table(const PolycBenchResult& r) {
   char buf[96];
   auto has = [&](const std::string& v) { return std::find(r.variants.begin(), r.variants.end(), v) != r.variants.end(); };
   std::vector<std::pair<std::string, std::string>> ratios;  // (mine, baseline)
-  for (const char* mine : {"polyc-1t", "polyc"})
+  for (const char* mine : {"polyc-1t", "polyc-tuned", "polyc"})
     for (const char* base : {"gcc", "polly", "polly-parallel"})
-      if (has(mine) && has(base) && !(std::string(mine) == "polyc-1t" && std::string(base) == "polly-parallel"))
+      if (has(mine) && has(base) && !(std::string(mine) != "polyc" && std::string(base) == "polly-parallel"))
         ratios.emplace_back(mine, base);
   out << "times: PolyBench's kernel time, best of the runs (seconds); speedup = baseline time / polyc time "
-         "(polyc-1t: one thread, polyc: the bench's thread count)\n";
+         "(polyc-1t: one thread, polyc-tuned: one thread after --tune, polyc: the bench's thread count)\n";
   std::snprintf(buf, sizeof buf, "%-15s %-10s", "kernel", "dataset");
   out << buf;
   for (const auto& v : r.variants) {

@@ -52,7 +52,9 @@ struct PolycBenchOptions {
   // suite "polybench":
   std::string polybench_dir;               // empty: $POLYBENCH_DIR
   std::vector<std::string> datasets = {"SMALL"};  // MINI SMALL MEDIUM LARGE EXTRALARGE
-  std::vector<std::string> variants;       // empty: all (gcc polly polly-parallel polyc-1t polyc)
+  // empty: gcc polly polly-parallel polyc-1t polyc; also polyc-tuned (polyc --tune, one thread)
+  std::vector<std::string> variants;
+  double tune_seconds = 10;  // polyc-tuned: --tune-seconds per region
   // Also check polyc --no-reassociate, compiled with -ffp-contract=off, bit for bit against
   // gcc -O3 -ffp-contract=off (the test does; the bench does it only where the dumps differ).
   // The gcc reference is then itself built with -ffp-contract=off.

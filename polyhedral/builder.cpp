@@ -45,6 +45,9 @@ class Lowering {
       a.name = name;
       a.rank = rank;
       if (auto it = opt_.element_types.find(name); it != opt_.element_types.end()) a.element_type = it->second;
+      if (auto it = opt_.declared_extents.find(name); it != opt_.declared_extents.end() &&
+                                                    static_cast<int>(it->second.size()) == rank)
+        a.declared_extents = it->second;
       scop_.arrays.push_back(a);
     }
     return std::move(scop_);

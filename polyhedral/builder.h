@@ -32,6 +32,8 @@ struct LowerOptions {
   std::map<std::string, long long> param_values;   // concrete sizes
   std::map<std::string, std::string> element_types;  // array -> C type
   std::vector<std::string> declared_params;          // params in declaration order first
+  // array -> the C text of each extent as declared ("double A[N][N + 1]": {"N", "N + 1"})
+  std::map<std::string, std::vector<std::string>> declared_extents;
 };
 
 // Turns a loop tree into the Scop IR: domains, access relations, the source-order schedule

@@ -32,6 +32,26 @@ class DeclarationScan {
     return value;
   }
 
+  // The text inside each `[...]` following a declared name ("double A[N][N + 1]" gives
+  // {"N", "N + 1"}); empty when one is empty (`double x[]`) or none follows.
+  static std::vector<std::string> bracketed_extents(const std::vector<Token>& tokens, size_t at) {
+    std::vector<std::string> extents;
+    while (at < tokens.size() && tokens[at].text == "[") {
+      std::string text;
+      int depth = 1;
+      for (++at; at < tokens.size() && depth > 0; ++at) {
+        if (tokens[at].text == "[") ++depth;
+        if (tokens[at].text == "]" && --depth == 0) break;
+        if (tokens[at].kind == Token::Kind::kEnd) return {};
+        text += (text.empty() ? "" : " ") + tokens[at].text;
+      }
+      if (text.empty()) return {};
+      extents.push_back(text);
+      ++at;
+    }
+    return extents;
+  }
+
  public:
   void scan_to(const std::vector<Token>& tokens, size_t end) {
     static const std::regex define(R"(^#\s*define\s+([A-Za-z_]\w*)\s+\(?\s*(-?\d+)\s*\)?\s*$)");
@@ -54,7 +74,13 @@ class DeclarationScan {
       }
       if (!type_.empty() && next_ + 1 < tokens.size()) {
         const std::string& n = tokens[next_ + 1].text;
-        if (n == "[" || n == "," || n == ";" || n == "=" || n == ")") types_[t.text] = type_;
+        if (n == "[" || n == "," || n == ";" || n == "=" || n == ")") {
+          types_[t.text] = type_;
+          // A declarator follows a type, a qualifier, `*` or `,`; `double x = A[i]` declares no A.
+          const Token& before = tokens[next_ - 1];
+          if (before.kind == Token::Kind::kIdent || before.text == "*" || before.text == ",")
+            extents_[t.text] = bracketed_extents(tokens, next_ + 1);
+        }
       }
     }
   }
@@ -66,6 +92,7 @@ class DeclarationScan {
       if (tokens[i].kind != Token::Kind::kIdent) continue;
       const std::string& name = tokens[i].text;
       if (auto it = types_.find(name); it != types_.end()) options.element_types.insert(*it);
+      if (auto it = extents_.find(name); it != extents_.end() && !it->second.empty()) options.declared_extents.insert(*it);
       if (auto it = defines_.find(name); it != defines_.end()) options.param_values.insert(*it);
     }
   }
@@ -75,6 +102,7 @@ class DeclarationScan {
   std::string type_;
   std::map<std::string, std::string> types_;
   std::map<std::string, long long> defines_;
+  std::map<std::string, std::vector<std::string>> extents_;
 };
 
 }  // namespace

@@ -156,30 +156,27 @@ std::shared_ptr<JitModule> open_module_impl(const fs::path& so, bool from_cache,
 
 }  // namespace
 
-std::shared_ptr<JitModule> JitCache::load(const std::string& source) const {
+std::string JitCache::compile(const std::string& source, const std::string& suffix,
+                              const std::function<bool(const std::string&)>& usable) const {
   const std::string k = key(source);
-  const fs::path so = fs::path(dir_) / (k + ".so");
-  auto make = [](void* handle, const std::string& path, bool cached) {
-    return std::shared_ptr<JitModule>(new JitModule(handle, path, cached));
-  };
-  if (fs::exists(so))
-    if (auto cached = open_module_impl(so, true, make)) return cached;
+  const fs::path out = fs::path(dir_) / (k + suffix);
+  if (fs::exists(out) && usable(out.string())) return out.string();
   FileLock lock(fs::path(dir_) / (k + ".lock"));
   // Another process may have finished it while this one waited for the lock; a cached
-  // object that does not load (truncated, corrupt) is compiled again.
-  if (fs::exists(so)) {
-    if (auto cached = open_module_impl(so, true, make)) return cached;
+  // file that is not usable (truncated, corrupt) is compiled again.
+  if (fs::exists(out)) {
+    if (usable(out.string())) return out.string();
     std::error_code ec;
-    fs::remove(so, ec);
+    fs::remove(out, ec);
   }
   static std::atomic<int> counter{0};
   const std::string unique = k + "." + std::to_string(::getpid()) + "." + std::to_string(counter++);
   const fs::path src = fs::path(dir_) / (unique + ".c"), tmp = fs::path(dir_) / (unique + ".tmp"),
                  log = fs::path(dir_) / (unique + ".log");
   {
-    std::ofstream out(src, std::ios::binary);
-    out << source;
-    if (!out) throw std::runtime_error("jit: cannot write " + src.string());
+    std::ofstream file(src, std::ios::binary);
+    file << source;
+    if (!file) throw std::runtime_error("jit: cannot write " + src.string());
   }
   std::string cmd = compiler_ + " " + flags_ + " -o " + shell_quote(tmp.string()) + " " + shell_quote(src.string()) + " -lm > " +
                     shell_quote(log.string()) + " 2>&1";
@@ -192,10 +189,23 @@ std::shared_ptr<JitModule> JitCache::load(const std::string& source) const {
     fs::remove(log, ec);
     throw std::runtime_error("jit: " + compiler_ + " failed:\n" + messages);
   }
-  if (::rename(tmp.c_str(), so.c_str()) != 0)
+  if (::rename(tmp.c_str(), out.c_str()) != 0)
     throw std::runtime_error("jit: cannot rename " + tmp.string() + ": " + std::strerror(errno));
   fs::rename(src, fs::path(dir_) / (k + ".c"), ec);  // kept beside the object, for reading
   fs::remove(log, ec);
+  return out.string();
+}
+
+std::shared_ptr<JitModule> JitCache::load(const std::string& source) const {
+  auto make = [](void* handle, const std::string& path, bool cached) {
+    return std::shared_ptr<JitModule>(new JitModule(handle, path, cached));
+  };
+  std::shared_ptr<JitModule> cached;  // set when the cache holds a module that loads
+  const std::string so = compile(source, ".so", [&](const std::string& path) {
+    cached = open_module_impl(path, true, make);
+    return cached != nullptr;
+  });
+  if (cached) return cached;
   auto built = open_module_impl(so, false, make);
   if (!built) throw std::runtime_error(std::string("jit: dlopen failed: ") + ::dlerror());
   return built;

@@ -61,6 +61,13 @@ class JitCache {
   // Compiles (or finds in the cache) and loads `source`.
   std::shared_ptr<JitModule> load(const std::string& source) const;
 
+  // The path of `source` compiled with this cache's compiler and flags, as `<key><suffix>`
+  // (a shared object, or an executable when the flags make one): found in the cache when
+  // `usable` accepts the file there, else compiled (under the key's lock, written
+  // atomically). Throws with the compiler's messages when it fails.
+  std::string compile(const std::string& source, const std::string& suffix,
+                      const std::function<bool(const std::string&)>& usable = [](const std::string&) { return true; }) const;
+
   // The C source `generate` returns, kept in the directory under a key made of `name` and a
   // hash of this executable's bytes (/proc/self/exe): a client whose source takes polyc
   // seconds to generate (the poly learner's kernels) asks again and reads the file, and a

@@ -25,6 +25,7 @@
 #include "polyhedral/register_tiling.h"
 #include "polyhedral/stage_budget.h"
 #include "polyhedral/time_tiling.h"
+#include "polyhedral/tuner.h"
 
 namespace pz::poly {
 
@@ -404,6 +405,96 @@ std::string transform_region(const std::string& source, const ScopRegion& writte
   }
 }
 
+// The option sets --tune times besides the model's choice and the source (tuner.h): each
+// takes back one decision, or sizes tiles for caches twice or half as large.
+std::vector<std::pair<std::string, PolycOptions>> tune_variants(const PolycOptions& o) {
+  std::vector<std::pair<std::string, PolycOptions>> v;
+  auto add = [&](const std::string& name, const std::function<void(PolycOptions&)>& change) {
+    PolycOptions variant = o;
+    change(variant);
+    v.emplace_back(name, variant);
+  };
+  add("no-tiles", [](PolycOptions& x) {
+    x.tile.mode = TileOptions::Mode::kOff;
+    x.time_tile.enabled = false;
+  });
+  if (o.tile.mode == TileOptions::Mode::kAuto) {
+    for (const double scale : {2.0, 0.5})
+      add(scale > 1 ? "tiles-x2" : "tiles-half", [scale](PolycOptions& x) {
+        for (CacheInfo* c : {&x.tile.cache, &x.time_tile.cache}) {
+          c->l1 = static_cast<long>(c->l1 * scale);
+          c->l2 = static_cast<long>(c->l2 * scale);
+        }
+      });
+  }
+  if (o.matmul.enabled) add("no-packing", [](PolycOptions& x) { x.matmul.enabled = false; });
+  if (o.parallel) add("sequential", [](PolycOptions& x) { x.parallel = false; });
+  if (o.cost_model) add("no-cost-model", [](PolycOptions& x) { x.cost_model = false; });
+  if (o.unroll_jam >= 2) add("no-unroll-jam", [](PolycOptions& x) { x.unroll_jam = 0; });
+  add("unroll-jam-8", [](PolycOptions& x) { x.unroll_jam = 8; });
+  if (o.vectorize) add("no-simd-marks", [](PolycOptions& x) { x.vectorize = false; });
+  add("fusion-max", [](PolycOptions& x) { x.schedule.fusion = ScheduleOptions::Fusion::kMax; });
+  if (o.schedule.use_isl) add("source-order", [](PolycOptions& x) { x.schedule.use_isl = false; });
+  return v;
+}
+
+// The region's code under --tune: every candidate's code, timed at concrete sizes, the
+// fastest kept (tuner.h). Without sizes for every parameter, the model's choice with a
+// warning. `expanded` is the text `region` was parsed from.
+std::string tuned_region(const std::string& source, const std::string& expanded, const ScopRegion& written,
+                         const ScopRegion& region, int index, const PolycOptions& o, ScopReport& report,
+                         std::vector<std::string>& warnings) {
+  PolycOptions model = o;
+  model.tune.enabled = false;
+  const std::string where = "polyc: region " + std::to_string(index) + " (line " + std::to_string(region.line) + "): ";
+  std::map<std::string, long long> sizes;
+  std::vector<std::string> unresolved;
+  std::optional<Scop> scop;
+  IslContext ctx;
+  try {
+    check_size(*region.tree, o.budget);
+    scop = StageBudget(ctx, o.budget).run("lowering", [&] { return lower(ctx.ctx(), *region.tree, region.options); });
+    sizes = tune_sizes(*scop, o.tune.sizes, unresolved);
+  } catch (const BudgetExceeded&) {
+    return transform_region(source, written, region, index, model, report, warnings);
+  }
+  if (!unresolved.empty()) {
+    std::string names;
+    for (const auto& n : unresolved) names += (names.empty() ? "" : ", ") + n;
+    warnings.push_back(where + "--tune needs a value for " + names +
+                       " (no declared array extent bounds it): give --tune-sizes " + unresolved[0] +
+                       "=N,...; kept the cost model's choice");
+    return transform_region(source, written, region, index, model, report, warnings);
+  }
+  std::vector<TuneCandidate> candidates;
+  std::vector<ScopReport> reports;
+  std::vector<std::string> ignored;
+  auto add = [&](const std::string& name, const PolycOptions& options) {
+    ScopReport r;
+    std::string code = transform_region(source, written, region, index, options, r, ignored);
+    if (!r.fallback.empty()) return;  // over a budget: the same text as the source
+    for (const auto& c : candidates)
+      if (c.code == code) return;
+    candidates.push_back({name, std::move(code)});
+    reports.push_back(std::move(r));
+  };
+  add("model", model);
+  ScopReport written_report;
+  written_report.line = region.line;
+  written_report.schedule_origin = "source order (kept as written: --tune found it fastest)";
+  candidates.push_back({"source", expanded.substr(region.body_begin, region.body_end - region.body_begin)});
+  reports.push_back(written_report);
+  for (const auto& [name, options] : tune_variants(model)) add(name, options);
+  TuneOptions tune = o.tune;
+  tune.exact_results = !o.reassociate;  // reordered sums may differ on ill-conditioned data
+  const TuneResult tuned = tune_region(*scop, sizes, candidates, tune);
+  const size_t chosen = static_cast<size_t>(tuned.chosen);
+  report = reports[chosen];
+  report.passes.insert(report.passes.end(), tuned.log.begin(), tuned.log.end());
+  if (candidates[chosen].name == "source") return kept_as_written(source, written, "--tune found it fastest");
+  return candidates[chosen].code;
+}
+
 // A frontend error in the preprocessed text, its line moved to the file as written when it
 // lies in a region (the preprocessor keeps a region's lines and expands only its macros).
 [[noreturn]] void rethrow_expanded(const FrontendError& e, const std::string& expanded_text,
@@ -480,7 +571,9 @@ PolycResult polyc(const std::string& source, const PolycOptions& options) {
   for (const auto& r : regions) {
     result.output.append(source, copied, r.begin - copied);
     ScopReport report;
-    result.output += transform_region(source, r, r, ++index, options, report, result.warnings);
+    ++index;
+    result.output += options.tune.enabled ? tuned_region(source, source, r, r, index, options, report, result.warnings)
+                                          : transform_region(source, r, r, index, options, report, result.warnings);
     result.scops.push_back(std::move(report));
     copied = r.end;
   }
@@ -512,7 +605,10 @@ PolycResult polyc(const std::string& source, const std::string& expanded, const 
     regions[k].line = written[k].line;
     regions[k].indent = written[k].indent;
     ScopReport report;
-    result.output += transform_region(source, written[k], regions[k], static_cast<int>(k) + 1, options, report, result.warnings);
+    const int index = static_cast<int>(k) + 1;
+    result.output += options.tune.enabled
+                         ? tuned_region(source, expanded, written[k], regions[k], index, options, report, result.warnings)
+                         : transform_region(source, written[k], regions[k], index, options, report, result.warnings);
     result.scops.push_back(std::move(report));
     copied = written[k].end;
   }

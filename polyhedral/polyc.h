@@ -22,6 +22,7 @@
 #include "polyhedral/stage_budget.h"
 #include "polyhedral/tiling.h"
 #include "polyhedral/time_tiling.h"
+#include "polyhedral/tuner.h"
 
 namespace pz::poly {
 
@@ -65,6 +66,8 @@ struct PolycOptions {
   bool data_movement = true;
   unsigned long data_movement_budget = 4'000'000;  // per phase
   BudgetOptions budget;  // per stage and per region (stage_budget.h)
+  // Each region's candidates timed at concrete sizes, the fastest kept (tuner.h).
+  TuneOptions tune;
 };
 
 struct PolycResult {

@@ -21,6 +21,9 @@ struct Array {
   std::string name;
   std::string element_type = "double";  // as declared in the source when found
   int rank = 0;                         // 0 = scalar
+  // The C text of each extent where the frontend found the declaration with `rank` of them
+  // ("double A[N][N + 1]": {"N", "N + 1"}); empty when not (a pointer, the builder API).
+  std::vector<std::string> declared_extents;
   int element_bytes() const;
 };
 

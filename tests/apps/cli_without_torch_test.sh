@@ -21,6 +21,25 @@ expect_status 0 "$pz" lr --list
 expect_out "poly"
 expect_status 0 "$pz" polyc "$src/tests/polyhedral/kernels/gemm.c" -o "$tmp/gemm.c" --parallel --min-parallel-work 0
 grep -q "#pragma omp parallel" "$tmp/gemm.c" || fail "polyc --parallel wrote no OpenMP loop for gemm"
+# polyc --tune: candidates timed at the size the declaration allows, the choice reported;
+# its flags checked.
+cat >"$tmp/tune.c" <<'EOF'
+void scale(int n, double x[300], double y[300]) {
+  int i;
+#pragma scop
+  for (i = 0; i < n; i++)
+    y[i] = 2.0 * x[i] + 1.0;
+#pragma endscop
+}
+EOF
+PZ_KERNEL_CACHE="$tmp/kernels" expect_status 0 "$pz" polyc "$tmp/tune.c" -o "$tmp/tune_out.c" --tune --tune-seconds 1 --tune-threads 1 --report
+expect_out "tune: chose"
+expect_out "at n=300"
+gcc -c -fopenmp "$tmp/tune_out.c" -o "$tmp/tune_out.o" || fail "polyc --tune's output does not compile"
+expect_status 2 "$pz" polyc "$tmp/tune.c" -o "$tmp/tune_out.c" --tune --tune-sizes n=many
+expect_err "--tune-sizes: 'n=many' is not NAME=VALUE"
+expect_status 2 "$pz" polyc "$tmp/tune.c" -o "$tmp/tune_out.c" --tune-threads 1
+expect_err "go with --tune"
 expect_status 0 "$pz" polyc --report-net "$src/configs/connect4.json"
 expect_out "data layouts"
 expect_status 0 "$pz" bench games --game tictactoe --seconds 0.2 --json
