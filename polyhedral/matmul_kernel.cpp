@@ -84,9 +84,10 @@ std::string box_multiply_adds_c(const Contraction& k) {
 namespace {
 
 // One parallel region around the block loops (one fork per call). Each thread packs L's
-// block into its own buffer and takes the same columns of X (`schedule(static) nowait`)
-// in every block: no barrier inside the region, so a thread whose partner the OS has
-// descheduled (a busy machine) never waits for it before the join.
+// block into its own buffer and takes the same columns of X (`schedule(static) nowait`;
+// round-robin slivers for a triangle) in every block: no barrier inside the region, so a
+// thread whose partner the OS has descheduled (a busy machine) never waits for it before
+// the join.
 std::string parallel_region_pragma(const Contraction& k, const PackedKernelOptions& o) {
   std::string pragma = "#pragma omp parallel";
   if (o.min_parallel_work > 0 && k.multiply_adds < 0)
@@ -194,7 +195,9 @@ std::string packed_matmul_c(const Contraction& k, const MatmulBlocking& b, const
                     term.left_k_contiguous, term.left_iterators.count(k.m) > 0, term.left_iterators.count(k.k) > 0}, k.k);
   }
   c.close();
-  if (o.parallel) c.line("#pragma omp for schedule(static) nowait");
+  // A triangle's columns hold unequal work (syrk's lower triangle: the first columns the
+  // most rows); slivers dealt round-robin give each thread an even share.
+  if (o.parallel) c.line(k.triangle ? "#pragma omp for schedule(static, 1) nowait" : "#pragma omp for schedule(static) nowait");
   c.open("for (int pz_jc = " + k.n_lo + "; pz_jc <= " + k.n_hi + "; pz_jc += " + str(b.nr) + ")");
   c.line("const int pz_nr = " + block_size(k.n_hi, "pz_jc", b.nr) + ";");
   const std::string meets = block_in_triangle(k, "pz_ic", "pz_ic + pz_mc - 1", "pz_jc", "pz_jc + pz_nr - 1", false);

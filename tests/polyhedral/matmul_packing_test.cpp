@@ -274,6 +274,20 @@ TEST(MatmulPackingCostModel, LargeGemmIsTiledAndPacked) {
   EXPECT_EQ(r.output.find("#pragma omp for\n"), std::string::npos) << r.output;
 }
 
+// syrk's triangle: the first columns hold the most rows, so the column slivers are dealt
+// round-robin (still the same ones to each thread in every block, still no barrier).
+TEST(MatmulPackingCostModel, TriangleColumnsAreDealtRoundRobin) {
+  const std::string src =
+      "#define N 1000\ndouble A[N][N], C[N][N];\nvoid f(void) {\n  int i, j, k;\n#pragma scop\n"
+      "  for (i = 0; i < N; i++)\n    for (k = 0; k < N; k++)\n      for (j = 0; j <= i; j++)\n"
+      "        C[i][j] += A[j][k] * A[i][k];\n#pragma endscop\n}\n";
+  PolycOptions o = packing();
+  o.matmul.min_multiply_adds = PolycOptions{}.matmul.min_multiply_adds;
+  const PolycResult r = polyc(src, o);
+  EXPECT_NE(joined(r.scops.at(0).passes).find("matmul packing: S0 packed"), std::string::npos) << joined(r.scops.at(0).passes);
+  EXPECT_NE(r.output.find("#pragma omp for schedule(static, 1) nowait\n"), std::string::npos) << r.output;
+}
+
 // gemm at 40^3 (64000 multiply-adds) and a 2000-point 1-D stencil: the model says no, and the
 // stencil is left as the source has it.
 TEST(MatmulPackingCostModel, SmallGemmAndOneDimensionalStencilAreLeftAlone) {
