@@ -253,16 +253,22 @@ int main(void) {
       << joined(r.scops.at(0).passes);
 }
 
+// `loops` over 1000-square arrays A, B and C, through polyc with packing at its default
+// threshold (the cost model's, not the tests' lowered one).
+PolycResult packed_at_n1000(const std::string& loops) {
+  PolycOptions o = packing();
+  o.matmul.min_multiply_adds = PolycOptions{}.matmul.min_multiply_adds;
+  return polyc("#define N 1000\ndouble A[N][N], B[N][N], C[N][N];\nvoid f(void) {\n  int i, j, k;\n#pragma scop\n" + loops +
+                   "#pragma endscop\n}\n",
+               o);
+}
+
 // gemm at 1000^3 (10^9 multiply-adds, 24 MB of arrays): tiled into packed blocks with the
 // register-blocked micro-kernel, in one parallel region sharing out the jc loop.
 TEST(MatmulPackingCostModel, LargeGemmIsTiledAndPacked) {
-  const std::string src =
-      "#define N 1000\ndouble A[N][N], B[N][N], C[N][N];\nvoid f(void) {\n  int i, j, k;\n#pragma scop\n"
+  const PolycResult r = packed_at_n1000(
       "  for (i = 0; i < N; i++)\n    for (j = 0; j < N; j++)\n      for (k = 0; k < N; k++)\n"
-      "        C[i][j] += A[i][k] * B[k][j];\n#pragma endscop\n}\n";
-  PolycOptions o = packing();
-  o.matmul.min_multiply_adds = PolycOptions{}.matmul.min_multiply_adds;
-  const PolycResult r = polyc(src, o);
+      "        C[i][j] += A[i][k] * B[k][j];\n");
   const std::string log = joined(r.scops.at(0).passes);
   EXPECT_NE(log.find("matmul packing: S0 packed, micro-tile 8x24 (i x j)"), std::string::npos) << log;
   EXPECT_NE(r.output.find("double pz_packed_left0["), std::string::npos) << r.output;
@@ -277,13 +283,9 @@ TEST(MatmulPackingCostModel, LargeGemmIsTiledAndPacked) {
 // syrk's triangle: the first columns hold the most rows, so the column slivers are dealt
 // round-robin (still the same ones to each thread in every block, still no barrier).
 TEST(MatmulPackingCostModel, TriangleColumnsAreDealtRoundRobin) {
-  const std::string src =
-      "#define N 1000\ndouble A[N][N], C[N][N];\nvoid f(void) {\n  int i, j, k;\n#pragma scop\n"
+  const PolycResult r = packed_at_n1000(
       "  for (i = 0; i < N; i++)\n    for (k = 0; k < N; k++)\n      for (j = 0; j <= i; j++)\n"
-      "        C[i][j] += A[j][k] * A[i][k];\n#pragma endscop\n}\n";
-  PolycOptions o = packing();
-  o.matmul.min_multiply_adds = PolycOptions{}.matmul.min_multiply_adds;
-  const PolycResult r = polyc(src, o);
+      "        C[i][j] += A[j][k] * A[i][k];\n");
   EXPECT_NE(joined(r.scops.at(0).passes).find("matmul packing: S0 packed"), std::string::npos) << joined(r.scops.at(0).passes);
   EXPECT_NE(r.output.find("#pragma omp for schedule(static, 1) nowait\n"), std::string::npos) << r.output;
 }
