@@ -50,6 +50,10 @@ struct KernelWriterOptions {
   // finite-difference checks of gradient kernels). Literals and <tgmath.h> calls in the
   // statements follow their arguments' type.
   std::string element = "float";
+  // Contractions (matmul_packing.h) as packed BLIS loops where they are large enough (a
+  // run-time test on N), register-blocked chains otherwise: for operands that overflow the
+  // caches, which a register block alone sweeps once per block of outputs.
+  bool pack_contractions = false;
 };
 
 class KernelWriter {

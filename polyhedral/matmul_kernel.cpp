@@ -96,60 +96,93 @@ std::string parallel_region_pragma(const Contraction& k, const PackedKernelOptio
   return pragma;
 }
 
-// The m_r x n_r block of X at (pz_m0, pz_n0) into or out of pz_acc; whole blocks without
-// guards, edge blocks element by element.
-void move_block(Lines& c, const Contraction& k, const MatmulBlocking& b, bool load) {
-  const std::string simd = "#pragma omp simd simdlen(" + str(b.lanes) + ")";
-  const std::string all = load ? "pz_acc[pz_x][pz_y] = " + k.target + ";" : k.target + " = pz_acc[pz_x][pz_y];";
+// The condition under which the block at (pz_m0, pz_n0) is m_r x `width` elements, all in
+// the triangle.
+std::string whole_block(const Contraction& k, const MatmulBlocking& b, long width) {
+  const std::string whole = block_in_triangle(k, "pz_m0", "pz_m0 + " + str(b.mr - 1), "pz_n0", "pz_n0 + " + str(width - 1), true);
+  return "pz_mr == " + str(b.mr) + " && pz_nr == " + str(width) + (whole.empty() ? "" : " && " + whole);
+}
+
+// An edge block of X at (pz_m0, pz_n0) into or out of pz_acc, element by element: zeros
+// outside the block and the triangle, stores only inside.
+void move_edge_block(Lines& c, const Contraction& k, const MatmulBlocking& b, bool load) {
   const std::string inside = "pz_x < pz_mr && pz_y < pz_nr" + (k.triangle ? " && " + triangle_condition(k, k.n, k.m) : "");
-  const std::string edge = load ? "pz_acc[pz_x][pz_y] = " + inside + " ? " + k.target + " : 0;"
-                                : "if (" + inside + ") " + k.target + " = pz_acc[pz_x][pz_y];";
-  const std::string whole = block_in_triangle(k, "pz_m0", "pz_m0 + " + str(b.mr - 1), "pz_n0", "pz_n0 + " + str(b.nr - 1), true);
-  for (bool full : {true, false}) {
-    c.open(full ? "if (pz_mr == " + str(b.mr) + " && pz_nr == " + str(b.nr) + (whole.empty() ? "" : " && " + whole) + ")"
-                : "else");
-    c.open(for_loop("pz_x", "0", str(b.mr), "1")).line("const int " + k.m + " = pz_m0 + pz_x;");
-    if (full) c.line(simd);
-    c.open(for_loop("pz_y", "0", str(b.nr), "1")).line("const int " + k.n + " = pz_n0 + pz_y;");
-    c.line(full ? all : edge).close().close().close();
-  }
+  c.open(for_loop("pz_x", "0", str(b.mr), "1")).line("const int " + k.m + " = pz_m0 + pz_x;");
+  c.open(for_loop("pz_y", "0", str(b.nr), "1")).line("const int " + k.n + " = pz_n0 + pz_y;");
+  c.line(load ? "pz_acc[pz_x][pz_y] = " + inside + " ? " + k.target + " : 0;"
+              : "if (" + inside + ") " + k.target + " = pz_acc[pz_x][pz_y];");
+  c.close().close();
 }
 
 std::string numbered(const std::string& name, std::size_t t) { return name + std::to_string(t); }
 
-// Term t's R at row pz_p, column pz_y of the sliver: its packed sliver, or R itself (k and n
-// declared around it) when read in place, zero beyond the edge when `edge`.
-std::string right_value(const ContractionTerm& term, std::size_t t, const MatmulBlocking& b, bool edge) {
-  if (!term.right_in_place) return numbered("pz_packed_right", t) + "[pz_p * " + str(b.nr) + " + pz_y]";
-  return edge ? "(pz_y < pz_nr ? (" + term.right + ") : 0)" : "(" + term.right + ")";
+std::string accumulator(long x, long v) { return "pz_c" + str(x) + "_" + str(v); }
+
+// `&element` as a vector of `lanes` elements from the element on: unaligned, and without
+// type punning (a copy the compiler turns into one vector load or store).
+std::string vector_copy(const std::string& to, const std::string& from) {
+  return "__builtin_memcpy(" + to + ", " + from + ", sizeof(pz_vector));";
 }
 
-bool any_in_place(const Contraction& k) {
-  for (const auto& t : k.terms)
-    if (t.right_in_place) return true;
-  return false;
-}
-
-// pz_acc op= the k_c rank-1 updates of each term's L sliver (pz_a<t>) and R sliver.
-void rank_one_updates(Lines& c, const Contraction& k, const MatmulBlocking& b, bool edge) {
+// The block's m_r x (n_r / lanes) accumulators as named vectors (GCC's and Clang's vector
+// extension), so that they live in registers by construction rather than by the compiler's
+// choice to unroll and scalarise a local array: loaded, k_c rank-1 updates (each term's R
+// row loaded once as n_r / lanes vectors, each L element broadcast by the scalar-vector
+// product), stored back. A whole block loads and stores X and reads R in place where it
+// can; an edge block works on pz_acc (the block zero-padded) and on R's sliver packed with
+// zeros beyond the edge (pz_edge_right<t> for terms read in place).
+void vector_block_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b, long vectors, bool edge) {
+  c.line("typedef " + k.element_type + " pz_vector __attribute__((vector_size(" + str(b.lanes * k.element_bytes) + ")));");
+  std::string declared;
+  for (long x = 0; x < b.mr; ++x)
+    for (long v = 0; v < vectors; ++v) declared += (declared.empty() ? "" : ", ") + accumulator(x, v);
+  c.line("pz_vector " + declared + ";");
+  auto each_element = [&](bool load) {
+    for (long x = 0; x < b.mr; ++x)
+      for (long v = 0; v < vectors; ++v) {
+        const std::string acc = "&" + accumulator(x, v);
+        if (edge) {
+          const std::string element = "&pz_acc[" + str(x) + "][" + str(v * b.lanes) + "]";
+          c.line(load ? vector_copy(acc, element) : vector_copy(element, acc));
+          continue;
+        }
+        const std::string element = "&(" + k.target + ")";
+        c.line("{ const int " + k.m + " = pz_m0 + " + str(x) + ", " + k.n + " = pz_n0 + " + str(v * b.lanes) + "; " +
+               (load ? vector_copy(acc, element) : vector_copy(element, acc)) + " }");
+      }
+  };
+  each_element(true);
   c.open(for_loop("pz_p", "0", "pz_kc", "1"));
-  bool declare_k = false, declare_n = false;
-  for (const auto& t : k.terms) {
-    declare_k = declare_k || (t.right_in_place && t.right_iterators.count(k.k));
-    declare_n = declare_n || t.right_in_place;
-  }
+  bool declare_k = false;
+  for (const auto& t : k.terms) declare_k = declare_k || (!edge && t.right_in_place && t.right_iterators.count(k.k));
   if (declare_k) c.line("const int " + k.k + " = pz_pc + pz_p;");
-  c.open(for_loop("pz_x", "0", str(b.mr), "1"));
-  std::string sum;
-  for (std::size_t t = 0; t < k.terms.size(); ++t) {
-    c.line("const " + k.element_type + " " + numbered("pz_l", t) + " = " + numbered("pz_a", t) + "[pz_p * " + str(b.mr) + " + pz_x];");
-    sum += (t ? " " + k.terms[t].sign + " " : "") + numbered("pz_l", t) + " * " + right_value(k.terms[t], t, b, edge);
+  for (std::size_t t = 0; t < k.terms.size(); ++t)
+    for (long v = 0; v < vectors; ++v) {
+      const ContractionTerm& term = k.terms[t];
+      const std::string row = numbered("pz_r", t) + "_" + str(v);
+      c.line("pz_vector " + row + ";");
+      if (term.right_in_place && !edge) {
+        c.line("{ const int " + k.n + " = pz_n0 + " + str(v * b.lanes) + "; " + vector_copy("&" + row, "&(" + term.right + ")") + " }");
+        continue;
+      }
+      const std::string sliver = numbered(term.right_in_place ? "pz_edge_right" : "pz_packed_right", t);
+      c.line(vector_copy("&" + row, sliver + " + pz_p * " + str(b.nr) + " + " + str(v * b.lanes)));
+    }
+  for (long x = 0; x < b.mr; ++x) {
+    std::string left;
+    for (std::size_t t = 0; t < k.terms.size(); ++t)
+      left += (t ? ", " : "") + numbered("pz_l", t) + " = " + numbered("pz_a", t) + "[pz_p * " + str(b.mr) + " + " + str(x) + "]";
+    c.open("").line("const " + k.element_type + " " + left + ";");
+    for (long v = 0; v < vectors; ++v) {
+      std::string sum;
+      for (std::size_t t = 0; t < k.terms.size(); ++t)
+        sum += (t ? " " + k.terms[t].sign + " " : "") + numbered("pz_l", t) + " * " + numbered("pz_r", t) + "_" + str(v);
+      c.line(accumulator(x, v) + " " + k.op + " " + sum + ";");
+    }
+    c.close();
   }
-  c.line("#pragma omp simd simdlen(" + str(b.lanes) + ")");
-  c.open(for_loop("pz_y", "0", str(b.nr), "1"));
-  if (declare_n) c.line("const int " + k.n + " = pz_n0 + pz_y;");
-  c.line("pz_acc[pz_x][pz_y] " + k.op + " " + sum + ";");
-  c.close().close().close();
+  c.close();
+  each_element(false);
 }
 
 void micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
@@ -160,18 +193,26 @@ void micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
   c.line("const int pz_mr = pz_mc - pz_ir < " + str(b.mr) + " ? pz_mc - pz_ir : " + str(b.mr) + ";");
   const std::string meets = block_in_triangle(k, "pz_m0", "pz_m0 + pz_mr - 1", "pz_n0", "pz_n0 + pz_nr - 1", false);
   if (!meets.empty()) c.line("if (!(" + meets + ")) continue;");
-  c.line(t + " pz_acc[" + str(b.mr) + "][" + str(b.nr) + "];");
-  move_block(c, k, b, true);
-  if (!any_in_place(k)) {
-    rank_one_updates(c, k, b, false);
-  } else {
-    c.open("if (pz_nr == " + str(b.nr) + ")");
-    rank_one_updates(c, k, b, false);
-    c.close().open("else");
-    rank_one_updates(c, k, b, true);
+  // Whole blocks, and the last column of blocks when it is a whole number of vectors wide
+  // (narrower kernels, no padding); other edge blocks are padded.
+  for (long vectors = b.nr / b.lanes; vectors >= 1; --vectors) {
+    c.open(std::string(vectors == b.nr / b.lanes ? "" : "else ") + "if (" + whole_block(k, b, vectors * b.lanes) + ")");
+    vector_block_kernel(c, k, b, vectors, false);
     c.close();
   }
-  move_block(c, k, b, false);
+  c.open("else");
+  c.line(t + " pz_acc[" + str(b.mr) + "][" + str(b.nr) + "];");
+  for (std::size_t i = 0; i < k.terms.size(); ++i) {
+    const ContractionTerm& term = k.terms[i];
+    if (!term.right_in_place) continue;
+    c.line(t + " " + numbered("pz_edge_right", i) + "[" + str(b.kc * b.nr) + "];");
+    pack_sliver(c, {numbered("pz_edge_right", i), term.right, k.n, "pz_jc", "pz_nr", b.nr, term.right_k_contiguous,
+                    term.right_iterators.count(k.n) > 0, term.right_iterators.count(k.k) > 0}, k.k);
+  }
+  move_edge_block(c, k, b, true);
+  vector_block_kernel(c, k, b, b.nr / b.lanes, true);
+  move_edge_block(c, k, b, false);
+  c.close();
 }
 
 }  // namespace

@@ -12,11 +12,14 @@
 // private sliver per thread), few pages to touch on a first call. Slivers are zero-padded
 // to whole m_r / n_r, so the micro-kernel has no edge code; the edge blocks of X are loaded
 // and stored under a guard, and in a triangle (syrk) blocks outside it are skipped and
-// blocks across its edge stored element by element. The block of X is a local array `pz_acc[m_r][n_r]` updated by
-// an `omp simd simdlen(lanes)` loop over n_r inside a loop of m_r constant trips: GCC
-// unrolls both and keeps the block in vector registers (the shape register_blocking.h gets
-// from isl). A sum of products (syr2k) packs each term's operands and adds the products in
-// the source's order.
+// blocks across its edge stored element by element. The block of X is held in m_r x
+// (n_r / lanes) named vector variables (GCC's and Clang's vector extension), loaded and
+// stored with memcpy, updated by scalar-times-vector products: registers by construction,
+// where a local array under `omp simd` loops depends on the compiler's unrolling heuristics
+// (GCC keeps it in memory for some sizes). The last column of blocks, when a whole number
+// of vectors wide, gets a narrower kernel of the same form; other edge blocks run it on a
+// zero-padded copy. A sum of products (syr2k) packs each term's operands and adds the
+// products in the source's order.
 #pragma once
 
 #include <string>

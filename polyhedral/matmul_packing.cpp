@@ -247,8 +247,10 @@ MatmulBlocking matmul_blocking(const CacheInfo& cache, const MatmulPackingOption
   b.nr = o.vectors_per_row * b.lanes;
   b.mr = std::max(1, o.accumulator_vectors / o.vectors_per_row / static_cast<int>(std::max<std::size_t>(1, c.terms.size())));
   // Low et al.: R's k_c x n_r sliver stays in L1 while L's m_r x k_c slivers stream through
-  // it; L's m_c x k_c block stays in L2 while R's slivers stream.
-  b.kc = std::clamp(round_down(cache.l1 / 2 / (b.nr * eb), 8), 32L, 512L);
+  // it; L's m_c x k_c block stays in L2 while R's slivers stream. The sliver takes all of L1
+  // rather than half: L's slivers are m_r / n_r of its size, and a larger k_c divides the
+  // traffic of X's blocks (loaded and stored once per k_c rank-1 updates) by as much.
+  b.kc = std::clamp(round_down(cache.l1 / (b.nr * eb), 8), 32L, 512L);
   b.mc = std::clamp(round_down(cache.l2 / 2 / (b.kc * eb), b.mr), static_cast<long>(b.mr),
                     static_cast<long>(all_in_place(c) ? o.max_slivers_per_block_in_place : o.max_slivers_per_block) * b.mr);
   return b;

@@ -275,9 +275,9 @@ std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, Sc
   CodegenOptions co;
   co.indent = indent;
   std::vector<std::string> blocking_log;
-  if (auto code = register_blocked_code(ctx, budget, scop, o, co, source_line, report, blocking_log))
-    return *code + dead_iterator_uses(scop, indent);
   if (auto code = packed_contraction_code(ctx, budget, scop, o, indent, source_line, report, blocking_log))
+    return *code + dead_iterator_uses(scop, indent);
+  if (auto code = register_blocked_code(ctx, budget, scop, o, co, source_line, report, blocking_log))
     return *code + dead_iterator_uses(scop, indent);
   Dependences deps = budget.run("dependence analysis", [&] { return compute_dependences(scop); });
   const isl::union_map validity = budget.run("dependence analysis", [&] {

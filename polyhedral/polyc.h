@@ -56,7 +56,9 @@ struct PolycOptions {
   // GEMM-class statements run as packed BLIS loops around a register-blocked micro-kernel,
   // the other statements as scops of their own (matmul_packing.h). Off by default in the
   // library, whose clients (nn/, recsys/) describe contractions as reduction chains; the
-  // polyc command and bench turn it on.
+  // polyc command and bench turn it on, and so does recsys/ (KernelWriterOptions). With both
+  // on, a scop with a contraction worth packing is packed, and register blocking serves the
+  // rest (and, for symbolic sizes, the run-time branch of small contractions).
   MatmulPackingOptions matmul{.enabled = false};
   // Statement instances per fork/join below which a loop stays sequential (concrete sizes
   // only; 0: mark every parallel loop). See mark_parallel_loops() and polyhedral/README.md.

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "polyhedral/matmul_packing.h"
 #include "recsys/feature_crossing.h"
 
 namespace pz::recsys {
@@ -73,24 +74,23 @@ TEST_P(FeatureCrossingTest, DotInteractionMatchesAutograd) {
   EXPECT_LT(relative_error(dx, x.grad()), kTolerance);
 }
 
-TEST_P(FeatureCrossingTest, CrossLayerMatchesAutograd) {
-  const CrossingShape shape = GetParam();
+void check_cross_layer(const CrossingShape& shape, int batch) {
   const int k = shape.cross_width();
   const FeatureCrossing kernels(shape, cache_dir());
-  const torch::Tensor x0 = random({kBatch, k}, true), x = random({kBatch, k}, true);
+  const torch::Tensor x0 = random({batch, k}, true), x = random({batch, k}, true);
   const torch::Tensor w = random({k, k}, true), bias = random({k}, true);
   const torch::Tensor u = torch::nn::functional::linear(x, w, bias);
   const torch::Tensor y = x0 * u + x;
-  const torch::Tensor dy = random({kBatch, k});
+  const torch::Tensor dy = random({batch, k});
   y.backward(dy);
 
   const torch::Tensor x0d = x0.detach().contiguous(), xd = x.detach().contiguous(), wd = w.detach().contiguous(),
                       bd = bias.detach().contiguous();
-  torch::Tensor u_out = torch::empty({kBatch, k}), y_out = torch::empty({kBatch, k}), du = torch::empty({kBatch, k});
-  torch::Tensor dx0 = torch::empty({kBatch, k}), dx = torch::empty({kBatch, k}), dw = torch::empty({k, k}),
+  torch::Tensor u_out = torch::empty({batch, k}), y_out = torch::empty({batch, k}), du = torch::empty({batch, k});
+  torch::Tensor dx0 = torch::empty({batch, k}), dx = torch::empty({batch, k}), dw = torch::empty({k, k}),
                 dbias = torch::empty({k});
-  kernels.cross_forward(kBatch, data(x0d), data(xd), data(wd), data(bd), data(u_out), data(y_out));
-  kernels.cross_backward(kBatch, data(x0d), data(xd), data(wd), data(u_out), data(dy), data(du), data(dx0), data(dx),
+  kernels.cross_forward(batch, data(x0d), data(xd), data(wd), data(bd), data(u_out), data(y_out));
+  kernels.cross_backward(batch, data(x0d), data(xd), data(wd), data(u_out), data(dy), data(du), data(dx0), data(dx),
                          data(dw), data(dbias));
   EXPECT_LT(relative_error(u_out, u.detach()), kTolerance);
   EXPECT_LT(relative_error(y_out, y.detach()), kTolerance);
@@ -99,6 +99,20 @@ TEST_P(FeatureCrossingTest, CrossLayerMatchesAutograd) {
   EXPECT_LT(relative_error(dx, x.grad()), kTolerance);
   EXPECT_LT(relative_error(dw, w.grad()), kTolerance);
   EXPECT_LT(relative_error(dbias, bias.grad()), kTolerance);
+}
+
+TEST_P(FeatureCrossingTest, CrossLayerMatchesAutograd) { check_cross_layer(GetParam(), kBatch); }
+
+// A batch at which the cross layer's three products take the packed loops (the program's
+// run-time test: batch x K x K multiply-adds at least polyc's threshold): K = 80 leaves a
+// last column of blocks two vectors wide, 331 examples a last row block of 3.
+TEST(FeatureCrossingPacked, CrossLayerMatchesAutograd) {
+  torch::manual_seed(23);
+  const CrossingShape shape{5, 16};
+  const int batch = 331;
+  ASSERT_GE(static_cast<long long>(batch) * shape.cross_width() * shape.cross_width(), poly::MatmulPackingOptions{}.min_multiply_adds);
+  EXPECT_NE(feature_crossing_source(shape).find("contractions packed"), std::string::npos);
+  check_cross_layer(shape, batch);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, FeatureCrossingTest,
