@@ -134,6 +134,13 @@ TEST(MatmulPackingRun, GemmJustOverOneMicroTileIsBitIdentical) {
   expect_same_output("gemm_small", kernel_with_sizes("gemm", {{"NI", 9}, {"NJ", 25}, {"NK", 2}}), 1);
 }
 
+// A last column of micro-tiles one and two vectors wide (40 = 24 + 16, 32 = 24 + 8), which
+// take the narrower whole-vector kernels; syrk's triangle crosses them.
+TEST(MatmulPackingRun, EdgeColumnsOfWholeVectorsAreBitIdentical) {
+  expect_same_output("gemm_edge16", kernel_with_sizes("gemm", {{"NI", 19}, {"NJ", 40}, {"NK", 23}}), 1);
+  expect_same_output("syrk_edge8", kernel_with_sizes("syrk", {{"N", 32}, {"M", 21}}), 1);
+}
+
 // Fewer rows and columns than one micro-tile, with concrete sizes: not packed (the tile's
 // whole-block code would index past the arrays, dead code that GCC warns about).
 TEST(MatmulPackingRun, GemmSmallerThanOneMicroTileIsLeftToThePipeline) {
