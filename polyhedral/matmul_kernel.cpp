@@ -116,6 +116,54 @@ void move_edge_block(Lines& c, const Contraction& k, const MatmulBlocking& b, bo
 
 std::string numbered(const std::string& name, std::size_t t) { return name + std::to_string(t); }
 
+// Term t's R at row pz_p, column pz_y of the sliver: its packed sliver, or R itself (k and n
+// declared around it) when read in place, zero beyond the edge when `edge`.
+std::string right_value(const ContractionTerm& term, std::size_t t, const MatmulBlocking& b, bool edge) {
+  if (!term.right_in_place) return numbered("pz_packed_right", t) + "[pz_p * " + str(b.nr) + " + pz_y]";
+  return edge ? "(pz_y < pz_nr ? (" + term.right + ") : 0)" : "(" + term.right + ")";
+}
+
+bool any_in_place(const Contraction& k) {
+  for (const auto& t : k.terms)
+    if (t.right_in_place) return true;
+  return false;
+}
+
+// pz_acc op= the k_c rank-1 updates of each term's L sliver (pz_a<t>) and R sliver.
+void rank_one_updates(Lines& c, const Contraction& k, const MatmulBlocking& b, bool edge) {
+  c.open(for_loop("pz_p", "0", "pz_kc", "1"));
+  bool declare_k = false, declare_n = false;
+  for (const auto& t : k.terms) {
+    declare_k = declare_k || (t.right_in_place && t.right_iterators.count(k.k));
+    declare_n = declare_n || t.right_in_place;
+  }
+  if (declare_k) c.line("const int " + k.k + " = pz_pc + pz_p;");
+  c.open(for_loop("pz_x", "0", str(b.mr), "1"));
+  std::string sum;
+  for (std::size_t t = 0; t < k.terms.size(); ++t) {
+    c.line("const " + k.element_type + " " + numbered("pz_l", t) + " = " + numbered("pz_a", t) + "[pz_p * " + str(b.mr) + " + pz_x];");
+    sum += (t ? " " + k.terms[t].sign + " " : "") + numbered("pz_l", t) + " * " + right_value(k.terms[t], t, b, edge);
+  }
+  c.line("#pragma omp simd simdlen(" + str(b.lanes) + ")");
+  c.open(for_loop("pz_y", "0", str(b.nr), "1"));
+  if (declare_n) c.line("const int " + k.n + " = pz_n0 + pz_y;");
+  c.line("pz_acc[pz_x][pz_y] " + k.op + " " + sum + ";");
+  c.close().close().close();
+}
+
+// The block of X into or out of pz_acc: a whole block by `omp simd` rows, an edge block
+// element by element.
+void move_array_block(Lines& c, const Contraction& k, const MatmulBlocking& b, bool load) {
+  c.open("if (" + whole_block(k, b, b.nr) + ")");
+  c.open(for_loop("pz_x", "0", str(b.mr), "1")).line("const int " + k.m + " = pz_m0 + pz_x;");
+  c.line("#pragma omp simd simdlen(" + str(b.lanes) + ")");
+  c.open(for_loop("pz_y", "0", str(b.nr), "1")).line("const int " + k.n + " = pz_n0 + pz_y;");
+  c.line(load ? "pz_acc[pz_x][pz_y] = " + k.target + ";" : k.target + " = pz_acc[pz_x][pz_y];");
+  c.close().close().close().open("else");
+  move_edge_block(c, k, b, load);
+  c.close();
+}
+
 std::string accumulator(long x, long v) { return "pz_c" + str(x) + "_" + str(v); }
 
 // `&element` as a vector of `lanes` elements from the element on: unaligned, and without
@@ -185,14 +233,17 @@ void vector_block_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b
   each_element(false);
 }
 
-void micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
-  const std::string t = k.element_type;
-  for (std::size_t i = 0; i < k.terms.size(); ++i)
-    c.line("const " + t + " *const " + numbered("pz_a", i) + " = " + numbered("pz_packed_left", i) + " + pz_ir * pz_kc;");
-  c.line("const int pz_m0 = pz_ic + pz_ir, pz_n0 = pz_jc;");
-  c.line("const int pz_mr = pz_mc - pz_ir < " + str(b.mr) + " ? pz_mc - pz_ir : " + str(b.mr) + ";");
-  const std::string meets = block_in_triangle(k, "pz_m0", "pz_m0 + pz_mr - 1", "pz_n0", "pz_n0 + pz_nr - 1", false);
-  if (!meets.empty()) c.line("if (!(" + meets + ")) continue;");
+// The micro-kernel in named vectors where the target has vectors of that width (GCC lowers
+// wider generic vectors through memory; Clang splits them well), else on the array
+// pz_acc under `omp simd` loops, which GCC vectorises for whatever width it has.
+std::string vector_target(const Contraction& k, const MatmulBlocking& b) {
+  const long bytes = b.lanes * k.element_bytes;
+  const std::string native = bytes >= 64 ? "defined(__AVX512F__)" : bytes >= 32 ? "defined(__AVX__)" : "1";
+  return "#if " + native + " || defined(__clang__)";
+}
+
+void vector_micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
+  const std::string& t = k.element_type;
   // Whole blocks, and the last column of blocks when it is a whole number of vectors wide
   // (narrower kernels, no padding); other edge blocks are padded.
   for (long vectors = b.nr / b.lanes; vectors >= 1; --vectors) {
@@ -213,6 +264,36 @@ void micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
   vector_block_kernel(c, k, b, b.nr / b.lanes, true);
   move_edge_block(c, k, b, false);
   c.close();
+}
+
+void array_micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
+  c.line(k.element_type + " pz_acc[" + str(b.mr) + "][" + str(b.nr) + "];");
+  move_array_block(c, k, b, true);
+  if (!any_in_place(k)) {
+    rank_one_updates(c, k, b, false);
+  } else {
+    c.open("if (pz_nr == " + str(b.nr) + ")");
+    rank_one_updates(c, k, b, false);
+    c.close().open("else");
+    rank_one_updates(c, k, b, true);
+    c.close();
+  }
+  move_array_block(c, k, b, false);
+}
+
+void micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
+  const std::string t = k.element_type;
+  for (std::size_t i = 0; i < k.terms.size(); ++i)
+    c.line("const " + t + " *const " + numbered("pz_a", i) + " = " + numbered("pz_packed_left", i) + " + pz_ir * pz_kc;");
+  c.line("const int pz_m0 = pz_ic + pz_ir, pz_n0 = pz_jc;");
+  c.line("const int pz_mr = pz_mc - pz_ir < " + str(b.mr) + " ? pz_mc - pz_ir : " + str(b.mr) + ";");
+  const std::string meets = block_in_triangle(k, "pz_m0", "pz_m0 + pz_mr - 1", "pz_n0", "pz_n0 + pz_nr - 1", false);
+  if (!meets.empty()) c.line("if (!(" + meets + ")) continue;");
+  c.line(vector_target(k, b));
+  vector_micro_kernel(c, k, b);
+  c.line("#else");
+  array_micro_kernel(c, k, b);
+  c.line("#endif");
 }
 
 }  // namespace

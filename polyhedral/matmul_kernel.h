@@ -18,8 +18,12 @@
 // where a local array under `omp simd` loops depends on the compiler's unrolling heuristics
 // (GCC keeps it in memory for some sizes). The last column of blocks, when a whole number
 // of vectors wide, gets a narrower kernel of the same form; other edge blocks run it on a
-// zero-padded copy. A sum of products (syr2k) packs each term's operands and adds the
-// products in the source's order.
+// zero-padded copy. That form is compiled where the target has vectors of that width (or
+// the compiler is Clang, which splits wider ones well): `#if defined(__AVX512F__) ||
+// defined(__clang__)` for 64-byte vectors. Elsewhere GCC would lower them through memory,
+// and the block is a local array `pz_acc[m_r][n_r]` under `omp simd` loops instead, which
+// GCC vectorises at the width it has. A sum of products (syr2k) packs each term's operands
+// and adds the products in the source's order.
 #pragma once
 
 #include <string>
