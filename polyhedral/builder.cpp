@@ -1,5 +1,7 @@
 #include "polyhedral/builder.h"
 
+#include "polyhedral/scalar_forwarding.h"
+
 #include <isl/aff.h>
 #include <isl/map.h>
 #include <isl/schedule.h>
@@ -275,7 +277,13 @@ class Lowering {
 }  // namespace
 
 Scop lower(isl::ctx ctx, const LoopNode& root, const LowerOptions& options) {
-  return Lowering(ctx, options).run(root);
+  Scop scop = Lowering(ctx, options).run(root);
+  std::vector<std::string> notes, names;
+  const std::unique_ptr<LoopNode> forwarded = forward_scalars(root, scop, options.dead_scalars, notes, names);
+  if (forwarded) scop = Lowering(ctx, options).run(*forwarded);
+  scop.notes = std::move(notes);
+  scop.forwarded_scalars = std::move(names);
+  return scop;
 }
 
 ScopBuilder::ScopBuilder(isl::ctx ctx) : ctx_(ctx) { root_.kind = LoopNode::Kind::kBlock; }

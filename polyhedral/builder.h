@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,10 +35,14 @@ struct LowerOptions {
   std::vector<std::string> declared_params;          // params in declaration order first
   // array -> the C text of each extent as declared ("double A[N][N + 1]": {"N", "N + 1"})
   std::map<std::string, std::vector<std::string>> declared_extents;
+  // Scalars whose values after the region nobody reads (the C frontend's liveness): their
+  // uses may be forwarded into array elements (scalar_forwarding.h).
+  std::set<std::string> dead_scalars;
 };
 
 // Turns a loop tree into the Scop IR: domains, access relations, the source-order schedule
-// tree. Throws FrontendError for anything outside the subset.
+// tree, after forwarding the dead scalars that carry one element's value (the Scop's notes
+// say which). Throws FrontendError for anything outside the subset.
 Scop lower(isl::ctx ctx, const LoopNode& root, const LowerOptions& options);
 
 class ScopBuilder {

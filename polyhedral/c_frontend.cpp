@@ -1,6 +1,8 @@
 #include "polyhedral/c_frontend.h"
 
+#include <algorithm>
 #include <charconv>
+#include <set>
 #include <map>
 #include <regex>
 
@@ -16,6 +18,11 @@ bool is_pragma(const Token& t, const char* word) {
   static const std::regex scop(R"(^#\s*pragma\s+scop\s*$)"), endscop(R"(^#\s*pragma\s+endscop\s*$)");
   if (t.kind != Token::Kind::kDirective) return false;
   return std::regex_match(t.text, std::string(word) == "scop" ? scop : endscop);
+}
+
+bool is_type_keyword(const std::string& word) {
+  return word == "float" || word == "double" || word == "int" || word == "long" || word == "char" || word == "short" ||
+         word == "unsigned";
 }
 
 // The element type of every declared name and the value of every integer #define, from the
@@ -67,8 +74,7 @@ class DeclarationScan {
         continue;
       }
       if (t.kind != Token::Kind::kIdent) continue;
-      if (t.text == "float" || t.text == "double" || t.text == "int" || t.text == "long" || t.text == "char" ||
-          t.text == "short" || t.text == "unsigned") {
+      if (is_type_keyword(t.text)) {
         type_ = t.text;
         continue;
       }
@@ -104,6 +110,45 @@ class DeclarationScan {
   std::map<std::string, long long> defines_;
   std::map<std::string, std::vector<std::string>> extents_;
 };
+
+// The scalars declared in the function around tokens (open, close) (not static, in a block
+// still open at the region) that the function does not mention after the region: their
+// values after it are dead, whatever the region leaves in them.
+std::set<std::string> dead_after_region(const std::vector<Token>& tokens, size_t open, size_t close) {
+  std::vector<std::pair<std::string, int>> declared;  // name, brace depth of its block
+  int depth = 0;
+  bool in_declaration = false, is_static = false;
+  for (size_t i = 0; i < open; ++i) {
+    const Token& t = tokens[i];
+    if (t.kind == Token::Kind::kPunct && (t.text == "{" || t.text == "}" || t.text == ";")) {
+      if (t.text == "{") ++depth;
+      if (t.text == "}") {
+        declared.erase(std::remove_if(declared.begin(), declared.end(), [&](const auto& d) { return d.second >= depth; }),
+                       declared.end());
+        --depth;
+      }
+      in_declaration = is_static = false;
+      continue;
+    }
+    if (t.kind != Token::Kind::kIdent) continue;
+    if (t.text == "static" || t.text == "extern") is_static = true;
+    if (is_type_keyword(t.text)) {
+      in_declaration = true;
+      continue;
+    }
+    const std::string next = i + 1 < tokens.size() ? tokens[i + 1].text : "";
+    if (in_declaration && !is_static && depth > 0 && (next == "," || next == ";" || next == "="))
+      declared.emplace_back(t.text, depth);
+  }
+  std::set<std::string> dead;
+  for (const auto& d : declared) dead.insert(d.first);
+  for (size_t i = close + 1, level = static_cast<size_t>(std::max(depth, 0)); i < tokens.size() && level > 0; ++i) {
+    if (tokens[i].text == "{") ++level;
+    if (tokens[i].text == "}") --level;
+    if (tokens[i].kind == Token::Kind::kIdent) dead.erase(tokens[i].text);
+  }
+  return dead;
+}
 
 }  // namespace
 
@@ -167,6 +212,7 @@ std::vector<ScopRegion> parse_c_regions(const std::string& source) {
     r.tree = parse_statements(tokens, span.open + 1, span.close);
     declarations.scan_to(tokens, span.open);
     declarations.fill(tokens, span.open + 1, span.close, r.options);
+    r.options.dead_scalars = dead_after_region(tokens, span.open, span.close);
     regions.push_back(std::move(r));
   }
   return regions;

@@ -100,11 +100,13 @@ DataMovementReport analyze_data_movement(IslContext& ctx, const Scop& scop, cons
   return d;
 }
 
-// The original iterators are dead after the region (as in Pluto and PPCG); using them keeps
-// -Wunused-variable quiet when they were declared only for these loops.
+// The original iterators are dead after the region (as in Pluto and PPCG), and so are the
+// scalars forwarded into elements; using them keeps -Wunused-variable quiet when they were
+// declared only for these loops.
 std::string dead_iterator_uses(const Scop& scop, const std::string& indent) {
   std::string uses;
   for (const auto& it : scop.outer_iterators) uses += "(void)" + it + "; ";
+  for (const auto& scalar : scop.forwarded_scalars) uses += "(void)" + scalar + "; ";
   return uses.empty() ? "" : indent + uses.substr(0, uses.size() - 1) + "\n";
 }
 
@@ -394,7 +396,9 @@ std::string transform_region(const std::string& source, const ScopRegion& writte
   try {
     check_size(*region.tree, o.budget);
     Scop scop = StageBudget(ctx, o.budget).run("lowering", [&] { return lower(ctx.ctx(), *region.tree, region.options); });
-    return optimize_scop(ctx, scop, o, report, region.indent, region.line);
+    std::string code = optimize_scop(ctx, scop, o, report, region.indent, region.line);
+    report.passes.insert(report.passes.begin(), scop.notes.begin(), scop.notes.end());
+    return code;
   } catch (const BudgetExceeded& e) {
     report.line = region.line;
     report.fallback = e.what();

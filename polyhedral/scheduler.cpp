@@ -165,11 +165,13 @@ bool skews(const isl::schedule& schedule) {
   return scan.skewed;
 }
 
-int outermost_band_members(const isl::schedule& schedule) {
-  isl::schedule_node node = schedule.get_root();
+namespace {
+
+// The members of the first band below `node` through single-child nodes; 0 when a
+// sequence or set comes first.
+int band_members_below(isl::schedule_node node) {
   while (isl_schedule_node_get_type(node.get()) != isl_schedule_node_band) {
     const auto type = isl_schedule_node_get_type(node.get());
-    // Only single-child nodes lead to "the" outermost band; a sequence at the top has none.
     if (type != isl_schedule_node_domain && type != isl_schedule_node_context && type != isl_schedule_node_mark &&
         type != isl_schedule_node_filter)
       return 0;
@@ -178,6 +180,38 @@ int outermost_band_members(const isl::schedule& schedule) {
   }
   return static_cast<int>(isl_schedule_node_band_n_member(node.get()));
 }
+
+// The outermost band's members of each part of the schedule: of the whole when it starts
+// with a band, else of each child of the sequence (or set) at its top.
+std::vector<int> outermost_bands(const isl::schedule& schedule) {
+  isl::schedule_node node = schedule.get_root();
+  while (isl_schedule_node_n_children(node.get()) == 1 && isl_schedule_node_get_type(node.get()) != isl_schedule_node_band)
+    node = node.child(0);
+  const auto type = isl_schedule_node_get_type(node.get());
+  if (type != isl_schedule_node_sequence && type != isl_schedule_node_set) return {band_members_below(schedule.get_root())};
+  std::vector<int> parts;
+  for (int i = 0; i < isl_schedule_node_n_children(node.get()); ++i) parts.push_back(band_members_below(node.child(i)));
+  return parts;
+}
+
+// `alt` deepens the outer band (of the whole, or of some part of a top-level sequence into
+// a band of 3 or more members) and makes no part's shallower (the same parts in both). A
+// part's 3-D band is a factorisation's tileable nest (ludcmp's lu beside its solves); a
+// part deepened to 2 members over statements of unequal depth (gramschmidt) traded its
+// stride-1 inner loops for no tiling.
+bool deepens_outer_bands(const std::vector<int>& base, const std::vector<int>& alt) {
+  if (base.size() != alt.size()) return false;
+  bool deeper = false;
+  for (std::size_t i = 0; i < base.size(); ++i) {
+    if (alt[i] < base[i]) return false;
+    deeper = deeper || (alt[i] > base[i] && (base.size() == 1 || alt[i] >= 3));
+  }
+  return deeper;
+}
+
+}  // namespace
+
+int outermost_band_members(const isl::schedule& schedule) { return band_members_below(schedule.get_root()); }
 
 bool splits_streamed_nest(const Scop& scop, const isl::schedule& schedule, long stream_bytes, std::string& why) {
   if (stream_bytes <= 0) return false;
@@ -236,10 +270,13 @@ ScheduleResult compute_schedule(IslContext& ctx, const Scop& scop, const Depende
         // once per k. Without that request it finds (i, k, j), tileable in 3-D (2x faster
         // serially than the parallel-inner version on 2 cores). Taken only when it deepens
         // the outer band without skewing, so stencils keep their parallel spatial loops.
-        const int depth = useless_skew ? 0 : outermost_band_members(s);
+        // Part by part when the schedule is a sequence (ludcmp: the factorisation beside two
+        // triangular solves).
+        std::vector<int> depth = outermost_bands(s);
+        if (useless_skew) std::fill(depth.begin(), depth.end(), 0);
         std::string alt_error;
         isl::schedule alt = run_isl_scheduler(ctx, scop, validity, serialize, options, alt_error, false);
-        if (!alt.is_null() && outermost_band_members(alt) > depth && !skews(alt) && !find_violation(alt, validity)) {
+        if (!alt.is_null() && deepens_outer_bands(depth, outermost_bands(alt)) && !skews(alt) && !find_violation(alt, validity)) {
           std::string why;
           if (!splits_streamed_nest(scop, alt, options.stream_bytes, why))
             return {alt, std::string(serialize ? "isl (fusion=min" : "isl (fusion=max") +

@@ -59,6 +59,11 @@ struct Scop {
   // Iterators of loops whose variable was declared outside the region: after the scop they
   // hold no meaningful value (as in Pluto and PPCG, they are assumed dead).
   std::vector<std::string> outer_iterators;
+  // What lowering changed before the passes ("scalar forwarding: w forwarded into A[i][j]").
+  std::vector<std::string> notes;
+  // Scalars the source writes and the Scop no longer does (scalar_forwarding.h): dead after
+  // it, and declared by the source (the output marks them used).
+  std::vector<std::string> forwarded_scalars;
 
   isl::union_set domain() const;
   isl::union_map reads() const;

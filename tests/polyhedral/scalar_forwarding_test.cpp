@@ -1,0 +1,171 @@
+// Scalar forwarding (scalar_forwarding.h): a dead local scalar that carries one element's
+// value is replaced by the element, the program computes bit for bit what it did, and a
+// scalar that is live after the region, used outside such a group, or whose updates read the
+// element it ends in, is kept.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "polyhedral/polyc.h"
+#include "tests/polyhedral/compile_run.h"
+
+namespace pz::poly {
+namespace {
+
+PolycOptions exact() {
+  PolycOptions o;
+  o.parallel = o.vectorize = true;
+  o.reassociate = false;  // every sum in the source's order: outputs compare bit for bit
+  o.data_movement = false;
+  return o;
+}
+
+std::string passes(const PolycResult& r) {
+  std::string out;
+  for (const auto& s : r.scops)
+    for (const auto& p : s.passes) out += p + "\n";
+  return out;
+}
+
+// `kernel` (a function `void kernel(void)` over the globals below) in a program that fills
+// the arrays, calls it and prints them.
+std::string program(const std::string& kernel) {
+  return "#include <stdio.h>\n#define N 37\ndouble A[N][N], b[N], x[N], y[N];\n" + kernel +
+         "int main(void) {\n"
+         "  for (int i = 0; i < N; i++) {\n"
+         "    b[i] = 1.0 + i % 5;\n"
+         "    for (int j = 0; j < N; j++) A[i][j] = (i == j ? N : 0) + 1.0 / (1 + (i * 7 + j * 3) % 11);\n"
+         "  }\n"
+         "  kernel();\n"
+         "  for (int i = 0; i < N; i++) {\n"
+         "    printf(\"%.17g %.17g\\n\", x[i], y[i]);\n"
+         "    for (int j = 0; j < N; j++) printf(\"%.17g \", A[i][j]);\n"
+         "  }\n"
+         "  return 0;\n"
+         "}\n";
+}
+
+void expect_same_output(const std::string& name, const std::string& source, const PolycResult& r) {
+  test_support::Workdir dir("scalar_forwarding_" + name);
+  const std::string flags = "-O2 -march=native -ffp-contract=off -fopenmp -Wall -Wextra -Werror -Wno-unknown-pragmas";
+  auto original = test_support::compile_and_run(dir.path(), name + "_orig", source, flags);
+  auto transformed = test_support::compile_and_run(dir.path(), name + "_out", r.output, flags);
+  ASSERT_TRUE(original.ok) << original.error;
+  ASSERT_TRUE(transformed.ok) << transformed.error << "\n" << r.output;
+  EXPECT_EQ(original.output, transformed.output) << r.output;
+}
+
+// PolyBench's ludcmp: LU factorisation and two triangular solves through one scalar w.
+const char* kLudcmp = R"(void kernel(void) {
+  int i, j, k;
+  double w;
+#pragma scop
+  for (i = 0; i < N; i++) {
+    for (j = 0; j < i; j++) {
+      w = A[i][j];
+      for (k = 0; k < j; k++)
+        w -= A[i][k] * A[k][j];
+      A[i][j] = w / A[j][j];
+    }
+    for (j = i; j < N; j++) {
+      w = A[i][j];
+      for (k = 0; k < i; k++)
+        w -= A[i][k] * A[k][j];
+      A[i][j] = w;
+    }
+  }
+  for (i = 0; i < N; i++) {
+    w = b[i];
+    for (j = 0; j < i; j++)
+      w -= A[i][j] * y[j];
+    y[i] = w;
+  }
+  for (i = N - 1; i >= 0; i--) {
+    w = y[i];
+    for (j = i + 1; j < N; j++)
+      w -= A[i][j] * x[j];
+    x[i] = w / A[i][i];
+  }
+#pragma endscop
+}
+)";
+
+TEST(ScalarForwarding, LudcmpScalarBecomesItsElements) {
+  const std::string source = program(kLudcmp);
+  const PolycResult r = polyc(source, exact());
+  const std::string log = passes(r);
+  EXPECT_NE(log.find("scalar forwarding: w forwarded into A[i][j] and 3 other element(s)"), std::string::npos) << log;
+  // No statement writes w any more, and the copies `A[i][j] = A[i][j]` are gone.
+  EXPECT_EQ(r.output.find("w = "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("w -= "), std::string::npos) << r.output;
+  // The factorisation is lu's: one 3-deep band, tiled.
+  EXPECT_NE(r.scops.at(0).schedule_origin.find("outer band deepened"), std::string::npos) << r.scops.at(0).schedule_origin;
+  expect_same_output("ludcmp", source, r);
+}
+
+// w is a global: another function may read it after the kernel.
+TEST(ScalarForwarding, GlobalScalarIsKept) {
+  std::string kernel = kLudcmp;
+  kernel.replace(kernel.find("  double w;\n"), 12, "");
+  const std::string source = program("double w;\n" + kernel);
+  const PolycResult r = polyc(source, exact());
+  EXPECT_EQ(passes(r).find("forwarded"), std::string::npos) << passes(r);
+  expect_same_output("global", source, r);
+}
+
+// The function reads w after the region: its last value is live.
+TEST(ScalarForwarding, ScalarReadAfterTheRegionIsKept) {
+  std::string kernel = kLudcmp;
+  kernel.replace(kernel.rfind("}"), 1, "  y[0] += w;\n}");
+  const std::string source = program(kernel);
+  const PolycResult r = polyc(source, exact());
+  EXPECT_EQ(passes(r).find("forwarded"), std::string::npos) << passes(r);
+  expect_same_output("live_after", source, r);
+}
+
+// The update reads the element the value ends in (x[i] inside the sum): forwarding would
+// read the partial sum instead of x[i]'s old value.
+TEST(ScalarForwarding, UpdateReadingTheHomeElementIsKept) {
+  const std::string source = program(R"(void kernel(void) {
+  int i, j;
+  double s;
+#pragma scop
+  for (i = 0; i < N; i++) {
+    s = b[i];
+    for (j = 0; j < N; j++)
+      s += A[i][j] * x[i];
+    x[i] = s;
+  }
+#pragma endscop
+}
+)");
+  const PolycResult r = polyc(source, exact());
+  EXPECT_NE(passes(r).find("scalar forwarding: s kept (its updates read the element it ends in)"), std::string::npos)
+      << passes(r);
+  expect_same_output("reads_home", source, r);
+}
+
+// s also feeds another statement after its element: its value is used outside the group.
+TEST(ScalarForwarding, ScalarUsedOutsideItsGroupIsKept) {
+  const std::string source = program(R"(void kernel(void) {
+  int i, j;
+  double s;
+#pragma scop
+  for (i = 0; i < N; i++) {
+    s = 0.0;
+    for (j = 0; j < N; j++)
+      s += A[i][j] * b[j];
+    x[i] = s;
+    y[i] = 2.0 * s;
+  }
+#pragma endscop
+}
+)");
+  const PolycResult r = polyc(source, exact());
+  EXPECT_NE(passes(r).find("scalar forwarding: s kept (used outside a value carried into one element)"), std::string::npos)
+      << passes(r);
+  expect_same_output("used_outside", source, r);
+}
+
+}  // namespace
+}  // namespace pz::poly
