@@ -112,10 +112,12 @@ class DeclarationScan {
 };
 
 // The scalars declared in the function around tokens (open, close) (not static, in a block
-// still open at the region) that the function does not mention after the region: their
-// values after it are dead, whatever the region leaves in them.
+// still open at the region) that the function mentions nowhere but in their declaration
+// and the region: their values after it are dead, whatever the region leaves in them (also
+// when the region runs in a loop: no code before it reads what the last run left).
 std::set<std::string> dead_after_region(const std::vector<Token>& tokens, size_t open, size_t close) {
   std::vector<std::pair<std::string, int>> declared;  // name, brace depth of its block
+  std::set<std::string> used_before;                   // mentioned since its declaration
   int depth = 0;
   bool in_declaration = false, is_static = false;
   for (size_t i = 0; i < open; ++i) {
@@ -137,11 +139,16 @@ std::set<std::string> dead_after_region(const std::vector<Token>& tokens, size_t
       continue;
     }
     const std::string next = i + 1 < tokens.size() ? tokens[i + 1].text : "";
-    if (in_declaration && !is_static && depth > 0 && (next == "," || next == ";" || next == "="))
+    if (in_declaration && !is_static && depth > 0 && (next == "," || next == ";" || next == "=")) {
       declared.emplace_back(t.text, depth);
+      used_before.erase(t.text);
+    } else {
+      used_before.insert(t.text);
+    }
   }
   std::set<std::string> dead;
-  for (const auto& d : declared) dead.insert(d.first);
+  for (const auto& d : declared)
+    if (!used_before.count(d.first)) dead.insert(d.first);
   for (size_t i = close + 1, level = static_cast<size_t>(std::max(depth, 0)); i < tokens.size() && level > 0; ++i) {
     if (tokens[i].text == "{") ++level;
     if (tokens[i].text == "}") --level;

@@ -220,6 +220,15 @@ std::unique_ptr<LoopNode> forward_scalars(const LoopNode& root, const Scop& scop
       covered += 2 + g->updates.size();
       all_legal = all_legal && legal(*g, scop, statements);
     }
+    const Array* scalar_array = scop.array(scalar);
+    const bool same_type = std::all_of(list.begin(), list.end(), [&](const Group* g) {
+      const Array* home = scop.array(g->final->lhs->text);
+      return scalar_array && home && scalar_array->element_type == home->element_type;
+    });
+    if (!same_type) {
+      log.push_back("scalar forwarding: " + scalar + " kept (its type is not its elements')");
+      continue;
+    }
     if (in_control || covered != mentioning.size()) {
       log.push_back("scalar forwarding: " + scalar + " kept (used outside a value carried into one element)");
       continue;

@@ -17,7 +17,8 @@
 //   s = E;  then siblings whose only statements are `s += R` or `s -= R`;  then  H = F(s);
 // with s not in E, R or H, and it is rewritten when
 //   - s is dead after the region (the frontend's liveness: a local of the enclosing
-//     function that the function does not mention after the region),
+//     function that the function mentions only in its declaration and the region),
+//   - s has H's element type (an int would have truncated what H keeps whole),
 //   - every mention of s in the region is in such a group, and
 //   - no update's R and no other operand of F reads H's element of the same iteration
 //     (isl, on the scop as lowered): then H holds no value anyone reads between s = E and

@@ -123,6 +123,39 @@ TEST(ScalarForwarding, ScalarReadAfterTheRegionIsKept) {
   expect_same_output("live_after", source, r);
 }
 
+// The kernel runs in a loop whose body reads w before the region: the value the last run
+// left in w is read.
+TEST(ScalarForwarding, ScalarReadBeforeTheRegionIsKept) {
+  std::string kernel = kLudcmp;
+  kernel.replace(kernel.find("#pragma scop\n"), 13, "for (int t = 0; t < 2; t++) {\n  y[1] += w;\n#pragma scop\n");
+  kernel.replace(kernel.find("#pragma endscop\n"), 16, "#pragma endscop\n}\n");
+  kernel.replace(kernel.find("  double w;\n"), 12, "  double w = 0.0;\n");
+  const std::string source = program(kernel);
+  const PolycResult r = polyc(source, exact());
+  EXPECT_EQ(passes(r).find("forwarded"), std::string::npos) << passes(r);
+  expect_same_output("live_before", source, r);
+}
+
+// An int scalar truncates what the double element would keep.
+TEST(ScalarForwarding, ScalarOfAnotherTypeIsKept) {
+  const std::string source = program(R"(void kernel(void) {
+  int i, j;
+  int s;
+#pragma scop
+  for (i = 0; i < N; i++) {
+    s = b[i];
+    for (j = 0; j < N; j++)
+      s += A[i][j] * b[j];
+    x[i] = s;
+  }
+#pragma endscop
+}
+)");
+  const PolycResult r = polyc(source, exact());
+  EXPECT_NE(passes(r).find("scalar forwarding: s kept (its type is not its elements')"), std::string::npos) << passes(r);
+  expect_same_output("int_scalar", source, r);
+}
+
 // The update reads the element the value ends in (x[i] inside the sum): forwarding would
 // read the partial sum instead of x[i]'s old value.
 TEST(ScalarForwarding, UpdateReadingTheHomeElementIsKept) {
