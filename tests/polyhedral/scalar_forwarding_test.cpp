@@ -103,24 +103,34 @@ TEST(ScalarForwarding, LudcmpScalarBecomesItsElements) {
   expect_same_output("ludcmp", source, r);
 }
 
+// polyc leaves every scalar of `source` as it is (the log says why when `reason` is given),
+// and the output computes what the source does.
+void expect_kept(const std::string& name, const std::string& source, const std::string& reason = "") {
+  const PolycResult r = polyc(source, exact());
+  EXPECT_EQ(passes(r).find("forwarded"), std::string::npos) << passes(r);
+  if (!reason.empty()) EXPECT_NE(passes(r).find("scalar forwarding: s kept (" + reason + ")"), std::string::npos) << passes(r);
+  expect_same_output(name, source, r);
+}
+
+// Row sums through a scalar s of `type`: s = init; s += update over j; x[i] = s; then `more`.
+std::string row_sums(const std::string& type, const std::string& init, const std::string& update, const std::string& more) {
+  return program("void kernel(void) {\n  int i, j;\n  " + type + " s;\n#pragma scop\n  for (i = 0; i < N; i++) {\n    s = " +
+                 init + ";\n    for (j = 0; j < N; j++)\n      s += " + update + ";\n    x[i] = s;\n" + more +
+                 "  }\n#pragma endscop\n}\n");
+}
+
 // w is a global: another function may read it after the kernel.
 TEST(ScalarForwarding, GlobalScalarIsKept) {
   std::string kernel = kLudcmp;
   kernel.replace(kernel.find("  double w;\n"), 12, "");
-  const std::string source = program("double w;\n" + kernel);
-  const PolycResult r = polyc(source, exact());
-  EXPECT_EQ(passes(r).find("forwarded"), std::string::npos) << passes(r);
-  expect_same_output("global", source, r);
+  expect_kept("global", program("double w;\n" + kernel));
 }
 
 // The function reads w after the region: its last value is live.
 TEST(ScalarForwarding, ScalarReadAfterTheRegionIsKept) {
   std::string kernel = kLudcmp;
   kernel.replace(kernel.rfind("}"), 1, "  y[0] += w;\n}");
-  const std::string source = program(kernel);
-  const PolycResult r = polyc(source, exact());
-  EXPECT_EQ(passes(r).find("forwarded"), std::string::npos) << passes(r);
-  expect_same_output("live_after", source, r);
+  expect_kept("live_after", program(kernel));
 }
 
 // The kernel runs in a loop whose body reads w before the region: the value the last run
@@ -130,74 +140,24 @@ TEST(ScalarForwarding, ScalarReadBeforeTheRegionIsKept) {
   kernel.replace(kernel.find("#pragma scop\n"), 13, "for (int t = 0; t < 2; t++) {\n  y[1] += w;\n#pragma scop\n");
   kernel.replace(kernel.find("#pragma endscop\n"), 16, "#pragma endscop\n}\n");
   kernel.replace(kernel.find("  double w;\n"), 12, "  double w = 0.0;\n");
-  const std::string source = program(kernel);
-  const PolycResult r = polyc(source, exact());
-  EXPECT_EQ(passes(r).find("forwarded"), std::string::npos) << passes(r);
-  expect_same_output("live_before", source, r);
+  expect_kept("live_before", program(kernel));
 }
 
 // An int scalar truncates what the double element would keep.
 TEST(ScalarForwarding, ScalarOfAnotherTypeIsKept) {
-  const std::string source = program(R"(void kernel(void) {
-  int i, j;
-  int s;
-#pragma scop
-  for (i = 0; i < N; i++) {
-    s = b[i];
-    for (j = 0; j < N; j++)
-      s += A[i][j] * b[j];
-    x[i] = s;
-  }
-#pragma endscop
-}
-)");
-  const PolycResult r = polyc(source, exact());
-  EXPECT_NE(passes(r).find("scalar forwarding: s kept (its type is not its elements')"), std::string::npos) << passes(r);
-  expect_same_output("int_scalar", source, r);
+  expect_kept("int_scalar", row_sums("int", "b[i]", "A[i][j] * b[j]", ""), "its type is not its elements'");
 }
 
 // The update reads the element the value ends in (x[i] inside the sum): forwarding would
 // read the partial sum instead of x[i]'s old value.
 TEST(ScalarForwarding, UpdateReadingTheHomeElementIsKept) {
-  const std::string source = program(R"(void kernel(void) {
-  int i, j;
-  double s;
-#pragma scop
-  for (i = 0; i < N; i++) {
-    s = b[i];
-    for (j = 0; j < N; j++)
-      s += A[i][j] * x[i];
-    x[i] = s;
-  }
-#pragma endscop
-}
-)");
-  const PolycResult r = polyc(source, exact());
-  EXPECT_NE(passes(r).find("scalar forwarding: s kept (its updates read the element it ends in)"), std::string::npos)
-      << passes(r);
-  expect_same_output("reads_home", source, r);
+  expect_kept("reads_home", row_sums("double", "b[i]", "A[i][j] * x[i]", ""), "its updates read the element it ends in");
 }
 
 // s also feeds another statement after its element: its value is used outside the group.
 TEST(ScalarForwarding, ScalarUsedOutsideItsGroupIsKept) {
-  const std::string source = program(R"(void kernel(void) {
-  int i, j;
-  double s;
-#pragma scop
-  for (i = 0; i < N; i++) {
-    s = 0.0;
-    for (j = 0; j < N; j++)
-      s += A[i][j] * b[j];
-    x[i] = s;
-    y[i] = 2.0 * s;
-  }
-#pragma endscop
-}
-)");
-  const PolycResult r = polyc(source, exact());
-  EXPECT_NE(passes(r).find("scalar forwarding: s kept (used outside a value carried into one element)"), std::string::npos)
-      << passes(r);
-  expect_same_output("used_outside", source, r);
+  expect_kept("used_outside", row_sums("double", "0.0", "A[i][j] * b[j]", "    y[i] = 2.0 * s;\n"),
+              "used outside a value carried into one element");
 }
 
 }  // namespace
