@@ -167,9 +167,27 @@ struct RegionSpan {
   size_t open = 0, close = 0;
 };
 
+size_t line_start(const std::string& source, size_t at) {
+  const size_t newline = at == 0 ? std::string::npos : source.rfind('\n', at - 1);
+  return newline == std::string::npos ? 0 : newline + 1;
+}
+
 std::vector<RegionSpan> region_spans(const std::string& source, const std::vector<Token>& tokens) {
   std::vector<RegionSpan> spans;
+  size_t declaration = 0;  // where the top-level declaration around tokens[i] begins
+  bool boundary = true;    // the next token outside braces begins a declaration
+  int depth = 0;
   for (size_t i = 0; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    if (t.kind == Token::Kind::kDirective) {
+      if (depth == 0) boundary = true;
+    } else if (t.kind != Token::Kind::kEnd) {
+      if (depth == 0 && boundary) declaration = line_start(source, t.begin);
+      boundary = false;
+      if (t.kind == Token::Kind::kPunct && t.text == "{") ++depth;
+      if (t.kind == Token::Kind::kPunct && t.text == "}" && depth > 0 && --depth == 0) boundary = true;
+      if (t.kind == Token::Kind::kPunct && t.text == ";" && depth == 0) boundary = true;
+    }
     if (is_pragma(tokens[i], "endscop")) throw FrontendError(tokens[i].loc, "'#pragma endscop' without '#pragma scop'");
     if (!is_pragma(tokens[i], "scop")) continue;
     size_t j = i + 1;
@@ -182,10 +200,9 @@ std::vector<RegionSpan> region_spans(const std::string& source, const std::vecto
     RegionSpan span;
     ScopRegion& r = span.region;
     r.line = tokens[i].loc.line;
-    size_t line_start = source.rfind('\n', tokens[i].begin);
-    line_start = line_start == std::string::npos ? 0 : line_start + 1;
-    r.begin = line_start;
-    r.indent = source.substr(line_start, tokens[i].begin - line_start);
+    r.begin = line_start(source, tokens[i].begin);
+    r.indent = source.substr(r.begin, tokens[i].begin - r.begin);
+    r.declaration_begin = depth > 0 ? declaration : r.begin;
     r.body_begin = tokens[i].end;
     if (r.body_begin < source.size() && source[r.body_begin] == '\n') ++r.body_begin;
     const size_t end_line = source.rfind('\n', tokens[j].begin);

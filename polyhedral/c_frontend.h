@@ -24,6 +24,9 @@ namespace pz::poly {
 struct ScopRegion {
   size_t begin = 0, end = 0;  // byte range: start of `#pragma scop` .. end of `#pragma endscop` line
   size_t body_begin = 0, body_end = 0;  // the lines between the two pragma lines
+  // Start of the line where the top-level declaration holding the region (its function)
+  // begins: after the last `;`, `}` or preprocessor line outside braces before it.
+  size_t declaration_begin = 0;
   int line = 0;               // of `#pragma scop`
   std::string indent;         // whitespace before `#pragma scop`
   std::unique_ptr<LoopNode> tree;

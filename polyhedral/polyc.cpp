@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "polyhedral/builder.h"
+#include "polyhedral/busy_machine.h"
 #include "polyhedral/c_frontend.h"
 #include "polyhedral/codegen.h"
 #include "polyhedral/cost_model.h"
@@ -515,54 +516,53 @@ std::string tuned_region(const std::string& source, const std::string& expanded,
   throw FrontendError(loc, e.message() + " (line of the preprocessed text)");
 }
 
-// Whether `source` defines `main` (a `main(...)` followed by `{`): its output is a program,
-// whose start-up polyc may extend.
-bool defines_main(const std::string& source) {
-  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t at = source.find("main"); at != std::string::npos; at = source.find("main", at + 4)) {
-    if ((at > 0 && word(source[at - 1])) || (at + 4 < source.size() && word(source[at + 4]))) continue;
-    size_t p = source.find_first_not_of(" \t\n", at + 4);
-    if (p == std::string::npos || source[p] != '(') continue;
-    const size_t close = source.find(')', p);
-    if (close == std::string::npos) return false;
-    p = source.find_first_not_of(" \t\n", close + 1);
-    if (p != std::string::npos && source[p] == '{') return true;
+// The code of every region, transformed as `options` says. `written` are the regions' places
+// in `source`, `parsed` the regions themselves (the same objects for a file read as written).
+std::vector<std::string> region_codes(const std::string& source, const std::string& expanded,
+                                      const std::vector<ScopRegion>& written, std::vector<ScopRegion>& parsed,
+                                      const PolycOptions& options, PolycResult& result) {
+  PolycOptions o = options;
+  if (o.parallel && o.adaptive_team) o.num_threads = team_size_clause(o.num_threads);
+  std::vector<std::string> codes;
+  for (size_t k = 0; k < parsed.size(); ++k) {
+    parsed[k].line = written[k].line;
+    parsed[k].indent = written[k].indent;
+    ScopReport report;
+    const int index = static_cast<int>(k) + 1;
+    codes.push_back(o.tune.enabled ? tuned_region(source, expanded, written[k], parsed[k], index, o, report, result.warnings)
+                                   : transform_region(source, written[k], parsed[k], index, o, report, result.warnings));
+    result.scops.push_back(std::move(report));
   }
-  return false;
+  return codes;
 }
 
-// libgomp's threads wait for the next parallel region, or at a barrier, by spinning for
-// GOMP_SPINCOUNT iterations (3x10^5 when OMP_WAIT_POLICY is unset) before they sleep. With
-// another process on one of two cores, a spinning thread keeps the core its descheduled
-// partner needs, and even a bounded spin costs a time-tiled stencil several times what
-// sleeping does (the numbers are in docs/BENCHMARKS.md). libgomp reads these variables once, in its constructor, from the environment the process
-// started with: a program cannot change them for itself afterwards (a .preinit_array
-// setenv is undone when libc's own initialisation resets `environ`). So a program polyc
-// writes (the file defines main, the output has a parallel loop) re-executes itself once,
-// at start-up, with OMP_WAIT_POLICY=passive, unless the user set OMP_WAIT_POLICY or
-// GOMP_SPINCOUNT; where exec fails it runs on with libgomp's default.
-const char* kWaitPolicyInit = R"(
-/* polyc: OpenMP threads that wait sleep rather than spin (OMP_WAIT_POLICY=passive unless
-   OMP_WAIT_POLICY or GOMP_SPINCOUNT is set), so that on a busy machine they leave the
-   core to the thread they wait for. libgomp reads the variable before any constructor
-   runs, hence one re-execution at start-up. -DPZ_POLYC_NO_WAIT_POLICY: libgomp's default. */
-#if defined(_OPENMP) && defined(__linux__) && defined(__GNUC__) && !defined(PZ_POLYC_NO_WAIT_POLICY)
-extern char *getenv(const char *);
-extern int setenv(const char *, const char *, int);
-extern int execv(const char *, char *const[]);
-__attribute__((constructor(101))) static void pz_polyc_passive_wait(int argc, char **argv) {
-  (void)argc;
-  if (!argv || getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT")) return;
-  if (setenv("OMP_WAIT_POLICY", "passive", 0) == 0) execv("/proc/self/exe", argv);
+// `source` with each region replaced by its code. The team size helper goes before the
+// declaration holding the first region of a function whose regions call it.
+std::string assemble(const std::string& source, const std::vector<ScopRegion>& written, const std::vector<std::string>& codes) {
+  std::string out;
+  size_t copied = 0;
+  for (size_t k = 0; k < written.size(); ++k) {
+    const size_t declaration = written[k].declaration_begin;
+    bool helper = false;
+    for (size_t j = k; j < written.size() && written[j].declaration_begin == declaration; ++j) helper |= uses_team_size(codes[j]);
+    if (helper && declaration >= copied) {
+      out.append(source, copied, declaration - copied);
+      out += std::string(kTeamSizeHelper).substr(1);
+      copied = declaration;
+    }
+    out.append(source, copied, written[k].begin - copied);
+    out += codes[k];
+    copied = written[k].end;
+  }
+  out.append(source, copied);
+  return out;
 }
-#endif
-)";
 
 void add_wait_policy(const std::string& source, const PolycOptions& options, PolycResult& result) {
   if (!options.parallel || !options.passive_wait || result.output.find("#pragma omp parallel") == std::string::npos) return;
   if (!defines_main(source)) return;
   if (!result.output.empty() && result.output.back() != '\n') result.output += '\n';
-  result.output += kWaitPolicyInit;
+  result.output += kWaitPolicyHook;
 }
 
 }  // namespace
@@ -570,18 +570,9 @@ void add_wait_policy(const std::string& source, const PolycOptions& options, Pol
 PolycResult polyc(const std::string& source, const PolycOptions& options) {
   std::vector<ScopRegion> regions = parse_c_regions(source);
   PolycResult result;
-  size_t copied = 0;
-  int index = 0;
-  for (const auto& r : regions) {
-    result.output.append(source, copied, r.begin - copied);
-    ScopReport report;
-    ++index;
-    result.output += options.tune.enabled ? tuned_region(source, source, r, r, index, options, report, result.warnings)
-                                          : transform_region(source, r, r, index, options, report, result.warnings);
-    result.scops.push_back(std::move(report));
-    copied = r.end;
-  }
-  result.output.append(source, copied);
+  const std::vector<ScopRegion>& written = regions;
+  const std::vector<std::string> codes = region_codes(source, source, written, regions, options, result);
+  result.output = assemble(source, regions, codes);
   add_wait_policy(source, options, result);
   return result;
 }
@@ -603,20 +594,8 @@ PolycResult polyc(const std::string& source, const std::string& expanded, const 
     throw FrontendError({}, "the file has " + std::to_string(written.size()) + " '#pragma scop' regions but its preprocessed text " +
                                 std::to_string(regions.size()) + " (a region inside #if, or made by a macro?)");
   PolycResult result;
-  size_t copied = 0;
-  for (size_t k = 0; k < regions.size(); ++k) {
-    result.output.append(source, copied, written[k].begin - copied);
-    regions[k].line = written[k].line;
-    regions[k].indent = written[k].indent;
-    ScopReport report;
-    const int index = static_cast<int>(k) + 1;
-    result.output += options.tune.enabled
-                         ? tuned_region(source, expanded, written[k], regions[k], index, options, report, result.warnings)
-                         : transform_region(source, written[k], regions[k], index, options, report, result.warnings);
-    result.scops.push_back(std::move(report));
-    copied = written[k].end;
-  }
-  result.output.append(source, copied);
+  const std::vector<std::string> codes = region_codes(source, expanded, written, regions, options, result);
+  result.output = assemble(source, written, codes);
   add_wait_policy(source, options, result);
   return result;
 }

@@ -41,11 +41,15 @@ struct PolycOptions {
   // A program (the file defines main) whose output has parallel loops gets a start-up hook
   // that makes libgomp's waiting threads sleep (OMP_WAIT_POLICY=passive unless
   // OMP_WAIT_POLICY or GOMP_SPINCOUNT is set), so that on a busy machine they do not take
-  // the core of the thread they wait for (polyc.cpp, kWaitPolicyInit).
+  // the core of the thread they wait for, and starts its threads (busy_machine.h).
   bool passive_wait = true;
   // A C expression for the num_threads() clause of every parallel loop (empty: none, the
   // OpenMP default, i.e. OMP_NUM_THREADS).
   std::string num_threads;
+  // Each parallel loop's team leaves out the cores other programs keep busy: the clause is
+  // pz_polyc_team_size(num_threads), a helper polyc puts before the region's function
+  // (busy_machine.h). Off: num_threads as given.
+  bool adaptive_team = true;
   // With concrete sizes, keep the source's locality where tiles or forks cannot pay
   // (cost_model.h): no auto tiling for arrays that fit in L2/2, no parallel loop for fewer
   // than min_parallel_work instances in all.

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "polyhedral/busy_machine.h"
 #include "polyhedral/c_parser.h"
 #include "polyhedral/frontend_error.h"
 #include "polyhedral/jit.h"
@@ -321,7 +322,7 @@ std::string tune_harness(const Scop& scop, const std::map<std::string, long long
   std::ostringstream c;
   // One call site: with constant sizes the compiler may inline and specialise the region as
   // it does a kernel called once from main with constants (PolyBench's).
-  c << kHarnessPrelude << "\n" << (constant_sizes ? "" : "__attribute__((noinline)) ") << "static void pz_tune_region("
+  c << kHarnessPrelude << (uses_team_size(region_code) ? kTeamSizeHelper : "") << "\n" << (constant_sizes ? "" : "__attribute__((noinline)) ") << "static void pz_tune_region("
     << (formals.empty() ? "void" : join(formals, ", ")) << ") {\n";
   for (const auto& it : scop.outer_iterators) c << "  int " << it << " = 0;\n";
   for (const auto& it : scop.outer_iterators) c << "  (void)" << it << ";\n";

@@ -313,6 +313,7 @@ TEST(Codegen, AOneLoopBandBothParallelAndInnermostGetsOneCombinedPragma) {
   o.parallel = true;
   o.vectorize = true;
   o.min_parallel_work = 0;
+  o.adaptive_team = false;
   o.tile.mode = TileOptions::Mode::kOff;
   PolycResult r = polyc("#pragma scop\nfor (i = 0; i < 100; i++) a[i] = b[i] * 2.0;\n#pragma endscop\n", o);
   EXPECT_NE(r.output.find("#pragma omp parallel for simd\n  for (int c0 = 0; c0 <= 99; c0++)"), std::string::npos) << r.output;

@@ -293,7 +293,8 @@ TEST(MatmulPackingCostModel, LargeGemmIsTiledAndPacked) {
   EXPECT_NE(r.output.find("pz_c7_2 += pz_l0 * pz_r0_2;"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("double pz_acc[8][24];"), std::string::npos) << r.output;  // edges, the #else form
   EXPECT_NE(r.output.find("#if defined(__AVX512F__) || defined(__clang__)\n"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("#pragma omp parallel\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("#pragma omp parallel num_threads(pz_polyc_team_size(omp_get_max_threads()))\n"), std::string::npos)
+      << r.output;
   // No barrier inside the region: the columns' loop is the only worksharing one, nowait.
   EXPECT_NE(r.output.find("#pragma omp for schedule(static) nowait\n"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("#pragma omp for\n"), std::string::npos) << r.output;

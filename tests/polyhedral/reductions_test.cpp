@@ -83,6 +83,7 @@ PolycOptions source_order_parallel() {
   o.tile.mode = TileOptions::Mode::kOff;
   o.parallel = true;
   o.min_parallel_work = 0;
+  o.adaptive_team = false;  // the pragmas as the tests spell them
   return o;
 }
 

@@ -1,0 +1,121 @@
+// What polyc's output does on a busy machine (polyhedral/busy_machine.h): where the team size
+// helper goes, that it compiles as C and C++ without warnings, and the team it picks from a
+// runnable count it is given (a file standing in for /proc/loadavg).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include "polyhedral/busy_machine.h"
+#include "polyhedral/polyc.h"
+#include "tests/polyhedral/compile_run.h"
+
+namespace pz::poly {
+namespace {
+
+namespace fs = std::filesystem;
+
+PolycOptions parallel_options() {
+  PolycOptions o;
+  o.parallel = true;
+  o.min_parallel_work = 0;
+  o.tile.mode = TileOptions::Mode::kOff;
+  return o;
+}
+
+const char* kTwoFunctions =
+    "#include <stdio.h>\n#define N 64\nstatic double A[N][N], B[N][N];\n\n"
+    "static void scale(void) {\n  int i, j;\n#pragma scop\n"
+    "  for (i = 0; i < N; i++)\n    for (j = 0; j < N; j++)\n      A[i][j] = B[i][j] * 2;\n#pragma endscop\n}\n\n"
+    "/* sums the rows */\nstatic void\nshift(void) {\n  int i, j;\n#pragma scop\n"
+    "  for (i = 0; i < N; i++)\n    for (j = 0; j < N; j++)\n      B[i][j] = A[i][j] + 1;\n#pragma endscop\n"
+    "#pragma scop\n  for (i = 0; i < N; i++)\n    for (j = 0; j < N; j++)\n      A[i][j] = B[i][j] - A[i][j];\n#pragma endscop\n}\n\n"
+    "int main(void) {\n  int i, j;\n  double s = 0;\n  for (i = 0; i < N; i++) for (j = 0; j < N; j++) B[i][j] = i - j;\n"
+    "  scale();\n  shift();\n  for (i = 0; i < N; i++) for (j = 0; j < N; j++) s += A[i][j] * (i + 1);\n"
+    "  printf(\"%.1f\\n\", s);\n  return 0;\n}\n";
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(TeamSize, TheHelperPrecedesEachFunctionWhoseLoopsCallIt) {
+  const std::string out = polyc(kTwoFunctions, parallel_options()).output;
+  EXPECT_EQ(count(out, "num_threads(pz_polyc_team_size(omp_get_max_threads()))"), 3u) << out;
+  EXPECT_EQ(count(out, "#define PZ_POLYC_TEAM_SIZE\n"), 2u) << out;  // one guarded copy per function
+  const size_t first = out.find("#ifndef PZ_POLYC_TEAM_SIZE"), second = out.find("#ifndef PZ_POLYC_TEAM_SIZE", first + 1);
+  EXPECT_LT(out.find("#include <stdio.h>"), first);
+  EXPECT_LT(first, out.find("static void scale(void)"));
+  EXPECT_LT(out.find("/* sums the rows */"), second);  // the declaration's first token, after its comment
+  EXPECT_LT(second, out.find("static void\nshift(void)"));
+  EXPECT_LT(out.find("static void\nshift(void)"), out.find("#pragma omp parallel", second));
+
+  PolycOptions fixed = parallel_options();
+  fixed.adaptive_team = false;
+  const std::string plain = polyc(kTwoFunctions, fixed).output;
+  EXPECT_FALSE(uses_team_size(plain)) << plain;
+  EXPECT_EQ(plain.find("PZ_POLYC_TEAM_SIZE"), std::string::npos) << plain;
+  PolycOptions sequential = parallel_options();
+  sequential.parallel = false;
+  EXPECT_EQ(polyc(kTwoFunctions, sequential).output.find("PZ_POLYC_TEAM_SIZE"), std::string::npos);
+}
+
+TEST(TeamSize, OutputCompilesAsCAndCxxWithoutWarningsAndComputesTheSame) {
+  const std::string out = polyc(kTwoFunctions, parallel_options()).output;
+  test_support::Workdir dir("team_size_compile");
+  const auto ref = test_support::compile_and_run(dir.path(), "ref", kTwoFunctions, "-O2 -Wall -Wextra -Werror -Wno-unknown-pragmas");
+  ASSERT_TRUE(ref.ok) << ref.error;
+  for (const std::string flags : {"-O2 -Wall -Wextra -Werror -fopenmp", "-O2 -Wall -Wextra -Werror -fopenmp -std=c99",
+                                  "-O2 -Wall -Wextra -Werror -fopenmp -x c++"}) {
+    const auto got = test_support::compile_and_run(dir.path(), "got", out, flags + " -UPZ_POLYC_FIXED_TEAM");
+    ASSERT_TRUE(got.ok) << flags << ": " << got.error;
+    EXPECT_EQ(ref.output, got.output) << flags;
+  }
+}
+
+// Runs the helper as generated, with `loadavg` as /proc/loadavg's text and `env` before the
+// command; returns what it printed: pz_polyc_team_size(r) for r = 1, 2, 3, 64.
+std::string teams(const fs::path& dir, const std::string& loadavg, const std::string& env, const std::string& flags = "") {
+  std::ofstream(dir / "loadavg") << loadavg;
+  const std::string program = std::string("#include <stdio.h>\n") + kTeamSizeHelper +
+                              "int main(void) {\n  printf(\"%d %d %d %d\", pz_polyc_team_size(1), pz_polyc_team_size(2), "
+                              "pz_polyc_team_size(3), pz_polyc_team_size(64));\n  return 0;\n}\n";
+  std::ofstream(dir / "teams.c") << program;
+  const std::string exe = (dir / "teams").string(), out = (dir / "teams.out").string();
+  const std::string compile = "gcc -O1 -Wall -Wextra -Werror -fopenmp " + flags + " -DPZ_POLYC_LOADAVG='\"" +
+                              (dir / "loadavg").string() + "\"' -o " + exe + " " + (dir / "teams.c").string();
+  if (std::system(compile.c_str()) != 0) return "compile failed";
+  if (std::system(("env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT " + env + " " + exe + " > " + out).c_str()) != 0) return "run failed";
+  return test_support::slurp(out);
+}
+
+TEST(TeamSize, LeavesOutTheCoresOtherWorkKeepsBusy) {
+  test_support::Workdir dir("team_size_load");
+  const long online = ::sysconf(_SC_NPROCESSORS_ONLN);
+  ASSERT_GE(online, 1);
+  auto line = [](long runnable) { return "0.50 0.40 0.30 " + std::to_string(runnable) + "/345 6789\n"; };
+  auto expect = [&](long idle) {
+    auto team = [&](long r) { return std::to_string(std::max(1L, std::min(r, idle))); };
+    return "1 " + team(2) + " " + team(3) + " " + team(64);
+  };
+  // Only the caller runs: the requested team, up to the cores there are.
+  EXPECT_EQ(teams(dir.path(), line(1), "OMP_WAIT_POLICY=passive"), expect(online));
+  // One other runnable thread: one core fewer.
+  EXPECT_EQ(teams(dir.path(), line(2), "OMP_WAIT_POLICY=PASSIVE"), expect(online - 1));
+  // Every core busy with other work: one thread, never none.
+  EXPECT_EQ(teams(dir.path(), line(online + 5), "GOMP_SPINCOUNT=0"), "1 1 1 1");
+  // Spinning threads of the program's own would count as load: the requested team.
+  EXPECT_EQ(teams(dir.path(), line(online + 5), ""), "1 2 3 64");
+  EXPECT_EQ(teams(dir.path(), line(online + 5), "OMP_WAIT_POLICY=active"), "1 2 3 64");
+  // Unreadable counts, and the compile-time switch: the requested team.
+  EXPECT_EQ(teams(dir.path(), "garbage\n", "OMP_WAIT_POLICY=passive"), "1 2 3 64");
+  EXPECT_EQ(teams(dir.path(), line(online + 5), "OMP_WAIT_POLICY=passive", "-DPZ_POLYC_FIXED_TEAM"), "1 2 3 64");
+}
+
+}  // namespace
+}  // namespace pz::poly
