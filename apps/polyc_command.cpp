@@ -247,6 +247,7 @@ void add_polyc_command(CLI::App& app) {
     std::string input, output, tile = "auto", fusion = "min", report_net, warm;
     bool parallel = false, vectorize = false, report = false, json = false, no_isl = false, register_block = false;
     bool no_matmul_packing = false;
+    bool no_matmul_fusion = false;
     int unroll_jam = 4;
     int train_batch = 128;
     long long min_parallel_work = poly::PolycOptions{}.min_parallel_work;
@@ -290,6 +291,9 @@ void add_polyc_command(CLI::App& app) {
   cmd->add_flag("--no-matmul-packing", args->no_matmul_packing,
                 "keep contractions (gemm-like statements) in the tiled pipeline instead of packed BLIS loops around a "
                 "register-blocked micro-kernel");
+  cmd->add_flag("--no-matmul-fusion", args->no_matmul_fusion,
+                "run a packed contraction's initialisation and consumer statements as sweeps of their own instead of "
+                "on each micro-tile next to its first and last k block");
   cmd->add_flag("--no-isl", args->no_isl, "keep the source order instead of isl's scheduler");
   cmd->add_option("--num-threads", args->num_threads,
                   "a C expression for the num_threads() clause of each parallel loop (default: none, OMP_NUM_THREADS)");
@@ -371,6 +375,7 @@ void add_polyc_command(CLI::App& app) {
     o.unroll_jam = args->unroll_jam;
     o.register_block.enabled = args->register_block;
     o.matmul.enabled = !args->no_matmul_packing;
+    o.matmul.fuse_neighbours = !args->no_matmul_fusion;
     o.min_parallel_work = args->min_parallel_work;
     o.reassociate = !args->no_reassociate;
     o.num_threads = args->num_threads;

@@ -281,6 +281,25 @@ void array_micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b)
   move_array_block(c, k, b, false);
 }
 
+// `statement` (C over k.m and k.n) on each element of the block at (pz_m0, pz_n0) of
+// pz_mr x pz_nr elements inside the contraction's domain: a fused neighbour.
+void on_block(Lines& c, const Contraction& k, const std::string& statement) {
+  c.open(for_loop("pz_x", "0", "pz_mr", "1")).line("const int " + k.m + " = pz_m0 + pz_x;");
+  c.line("#pragma omp simd");
+  c.open(for_loop("pz_y", "0", "pz_nr", "1")).line("const int " + k.n + " = pz_n0 + pz_y;");
+  c.line((k.triangle ? "if (" + triangle_condition(k, k.n, k.m) + ") " : "") + statement + ";");
+  c.close().close();
+}
+
+// A fused neighbour on every element of the domain, in the order of the source's loops
+// (m then n): where the k range is empty the packed loops never reach the elements.
+void on_domain(Lines& c, const Contraction& k, const std::string& statement) {
+  c.open("for (int " + k.m + " = " + k.m_lo + "; " + k.m + " <= " + k.m_hi + "; " + k.m + "++)");
+  c.open("for (int " + k.n + " = " + k.n_lo + "; " + k.n + " <= " + k.n_hi + "; " + k.n + "++)");
+  c.line((k.triangle ? "if (" + triangle_condition(k, k.n, k.m) + ") " : "") + statement + ";");
+  c.close().close();
+}
+
 void micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
   const std::string t = k.element_type;
   for (std::size_t i = 0; i < k.terms.size(); ++i)
@@ -289,11 +308,21 @@ void micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
   c.line("const int pz_mr = pz_mc - pz_ir < " + str(b.mr) + " ? pz_mc - pz_ir : " + str(b.mr) + ";");
   const std::string meets = block_in_triangle(k, "pz_m0", "pz_m0 + pz_mr - 1", "pz_n0", "pz_n0 + pz_nr - 1", false);
   if (!meets.empty()) c.line("if (!(" + meets + ")) continue;");
+  if (!k.prologue.empty()) {
+    c.open("if (pz_pc == " + k.k_lo + ")");
+    on_block(c, k, k.prologue);
+    c.close();
+  }
   c.line(vector_target(k, b));
   vector_micro_kernel(c, k, b);
   c.line("#else");
   array_micro_kernel(c, k, b);
   c.line("#endif");
+  if (!k.epilogue.empty()) {
+    c.open("if (pz_pc + pz_kc > " + k.k_hi + ")");
+    on_block(c, k, k.epilogue);
+    c.close();
+  }
 }
 
 }  // namespace
@@ -301,6 +330,12 @@ void micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
 std::string packed_matmul_c(const Contraction& k, const MatmulBlocking& b, const PackedKernelOptions& o) {
   Lines c(o.indent);
   const std::string t = k.element_type;
+  if (!k.prologue.empty() || !k.epilogue.empty()) {
+    c.open("if (" + k.k_hi + " < " + k.k_lo + ")");
+    for (const std::string* fused : {&k.prologue, &k.epilogue})
+      if (!fused->empty()) on_domain(c, k, *fused);
+    c.close();
+  }
   if (o.parallel) c.line(parallel_region_pragma(k, o));
   c.open("");
   for (std::size_t i = 0; i < k.terms.size(); ++i)

@@ -5,6 +5,7 @@
 #include <isl/set.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "polyhedral/isl_context.h"
@@ -208,6 +209,118 @@ bool pieces_in_order(const Scop& scop, const std::vector<MatmulPiece>& pieces, c
   return true;
 }
 
+// Fusion of a contraction's neighbours (matmul_packing.h).
+
+// `s` renamed onto the contraction's (m, n): a map from s's two iterators to c.m and c.n
+// under which every access of s to X's array prints as c.target, and at least one does;
+// nullopt when there is none.
+std::optional<std::map<std::string, std::string>> onto_element(const Statement& s, const Contraction& c,
+                                                               const std::string& x) {
+  if (s.iterators.size() != 2) return std::nullopt;
+  for (int swap = 0; swap < 2; ++swap) {
+    const std::map<std::string, std::string> names{{s.iterators[swap], c.m}, {s.iterators[1 - swap], c.n}};
+    const NameMap rename = [&](const std::string& name) -> std::optional<std::string> {
+      const auto it = names.find(name);
+      return it == names.end() ? std::nullopt : std::optional<std::string>(it->second);
+    };
+    bool all = true;
+    int count = 0;
+    for (const ExprPtr& side : {s.lhs, s.rhs}) {
+      if (!side) continue;
+      visit(side, [&](const ExprPtr& e) {
+        if (e->kind != Expr::Kind::kAccess || e->text != x) return;
+        ++count;
+        all = all && to_c(*e, rename) == c.target;
+      });
+    }
+    if (all && count > 0) return names;
+  }
+  return std::nullopt;
+}
+
+// Whether `s`'s domain is the contraction's (m, n) domain under `names`.
+bool spans_element_domain(const Scop& scop, const Statement& s, const Contraction& c,
+                          const std::map<std::string, std::string>& names) {
+  std::string sm, sn;
+  for (const auto& [from, to] : names) (to == c.m ? sm : sn) = from;
+  const std::string constraints = c.m_lo + " <= " + sm + " <= " + c.m_hi + " and " + c.n_lo + " <= " + sn + " <= " + c.n_hi +
+                                  (c.triangle ? " and " + triangle_condition(c, sn, sm) : "");
+  const isl::set set(scop.ctx, params_prefix(scop) + "{ " + s.name + "[" + s.iterators[0] + ", " + s.iterators[1] + "] : " +
+                                   constraints + " }");
+  return s.domain.is_subset(set) && set.intersect_params(s.domain.params()).is_subset(s.domain);
+}
+
+// Whether every dependence between `s` and the contraction's statement `x` links the same
+// element (`s_first`: s runs before x), and s's instances are independent of each other.
+bool dependences_within_elements(const Scop& scop, const Statement& s, const Statement& x,
+                                 const std::map<std::string, std::string>& names, bool s_first,
+                                 const isl::union_map& validity) {
+  const isl::union_set s_domain(s.domain), x_domain(x.domain);
+  if (!validity.intersect_domain(s_domain).intersect_range(s_domain).is_empty()) return false;
+  std::string s_dims, x_dims, same;
+  for (const auto& it : s.iterators) s_dims += (s_dims.empty() ? "" : ", ") + it;
+  for (const auto& it : x.iterators) x_dims += (x_dims.empty() ? "pz_x_" : ", pz_x_") + it;
+  for (const auto& [from, to] : names) same += (same.empty() ? "" : " and ") + from + " = pz_x_" + to;
+  const std::string s_tuple = s.name + "[" + s_dims + "]", x_tuple = x.name + "[" + x_dims + "]";
+  const isl::union_map allowed(scop.ctx, params_prefix(scop) + "{ " + (s_first ? s_tuple + " -> " + x_tuple : x_tuple + " -> " + s_tuple) +
+                                             " : " + same + " }");
+  const isl::union_map between = s_first ? validity.intersect_domain(s_domain).intersect_range(x_domain)
+                                         : validity.intersect_domain(x_domain).intersect_range(s_domain);
+  return between.is_subset(allowed);
+}
+
+// `s` as C over the contraction's m and n when it may join the contraction `c` of statement
+// `x` (before each element's first update when `s_first`, after its last otherwise).
+std::optional<std::string> fusable(const Scop& scop, const Statement& s, const Statement& x, const Contraction& c,
+                                   bool s_first, const isl::union_map& validity) {
+  const std::string array = x.lhs->text;
+  if (s_first && (!s.lhs || s.lhs->kind != Expr::Kind::kAccess || s.lhs->text != array)) return std::nullopt;
+  const auto names = onto_element(s, c, array);
+  if (!names || !spans_element_domain(scop, s, c, *names) ||
+      !dependences_within_elements(scop, s, x, *names, s_first, validity))
+    return std::nullopt;
+  return s.to_c([&](const std::string& name) -> std::optional<std::string> {
+    const auto it = names->find(name);
+    return it == names->end() ? std::nullopt : std::optional<std::string>(it->second);
+  });
+}
+
+// Moves into each contraction the statement just before it that initialises its elements
+// and the one just after it that reads their final values, where fusable; drops the pieces
+// this empties.
+void fuse_neighbours(const Scop& scop, const isl::union_map& validity, MatmulPlan& plan, std::vector<std::string>& log) {
+  auto& pieces = plan.pieces;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    if (!pieces[i].contraction) continue;
+    Contraction& c = *pieces[i].contraction;
+    const Statement& x = *scop.statement(c.statement);
+    auto fuse = [&](MatmulPiece& neighbour, bool before) {
+      if (neighbour.contraction || neighbour.statements.empty()) return;
+      const std::string name = before ? neighbour.statements.back() : neighbour.statements.front();
+      std::optional<std::string> code;
+      try {
+        code = fusable(scop, *scop.statement(name), x, c, before, validity);
+      } catch (const isl::exception&) {
+        return;
+      }
+      if (!code) return;
+      (before ? c.prologue : c.epilogue) = *code;
+      (before ? c.prologue_statement : c.epilogue_statement) = name;
+      auto& list = neighbour.statements;
+      list.erase(before ? list.end() - 1 : list.begin());
+      log.push_back("matmul packing: " + name + " fused into " + c.statement + "'s packed loops (" +
+                    (before ? "before each element's first update" : "after each element's last update") + ")");
+    };
+    if (i > 0) fuse(pieces[i - 1], true);
+    if (i + 1 < pieces.size()) fuse(pieces[i + 1], false);
+  }
+  for (std::size_t i = pieces.size(); i-- > 0;)
+    if (!pieces[i].contraction && pieces[i].statements.empty()) {
+      pieces.erase(pieces.begin() + static_cast<long>(i));
+      plan.blockings.erase(plan.blockings.begin() + static_cast<long>(i));
+    }
+}
+
 bool all_in_place(const Contraction& c) {
   return std::all_of(c.terms.begin(), c.terms.end(), [](const ContractionTerm& t) { return t.right_in_place; });
 }
@@ -337,6 +450,7 @@ std::optional<MatmulPlan> plan_matmul_packing(const Scop& scop, const Dependence
     log.push_back("matmul packing: a dependence runs from a later piece to an earlier one; not packed");
     return std::nullopt;
   }
+  if (o.fuse_neighbours) fuse_neighbours(scop, validity, plan, log);
   for (std::size_t i = 0; i < plan.pieces.size(); ++i) {
     const auto& c = plan.pieces[i].contraction;
     const MatmulBlocking& b = plan.blockings[i];

@@ -19,6 +19,17 @@
 // every element then receives its updates in the source's order, and results are bit for
 // bit those of the source (the micro-kernel starts from X's value, packs L and R as the
 // source computes them and adds L * R in k order).
+//
+// Two neighbours of a contraction join its loops instead of sweeping X on their own (fusion
+// of producer and consumer into the GEMM, as libraries fuse a bias or an activation into
+// its epilogue): the statement just before it when it initialises each element of X (gemm's
+// C[i][j] *= beta, a layer's u[b][i] = bias[i]) runs on each micro-tile just before the
+// tile's first k block, and the statement just after it when it reads each element's final
+// value (y[b][i] = x0[b][i] * u[b][i] + x[b][i]) runs on each tile just after its last.
+// Either is fused only when it is two loops deep over the contraction's (m, n) domain,
+// touches X only at its own element, and every dependence between it and the contraction
+// links the same element: moving it next to that element's updates then keeps every
+// dependence's order.
 #pragma once
 
 #include <optional>
@@ -48,6 +59,8 @@ struct MatmulPackingOptions {
   // symbolic sizes the program compares its contractions' boxes with this at run time
   // (polyc.cpp).
   long long min_multiply_adds = 1LL << 21;
+  // A contraction's initialisation and consumer run on each micro-tile (above).
+  bool fuse_neighbours = true;
 };
 
 // One product L * R of a contraction's update.
@@ -78,6 +91,9 @@ struct Contraction {
   std::string element_type = "double";
   int element_bytes = 8;
   long long multiply_adds = -1;           // -1: symbolic sizes
+  // The fused neighbours (above) as C over m and n, "" for none, and their statements.
+  std::string prologue, epilogue;
+  std::string prologue_statement, epilogue_statement;
 };
 
 // The BLIS blocking of one contraction (Low et al.): the m_r x n_r micro-tile kept in

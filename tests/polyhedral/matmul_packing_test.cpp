@@ -1,7 +1,7 @@
 // Packed contractions (matmul_packing.h, matmul_kernel.h): which statements are contractions,
 // that the packed loops compute bit for bit what the source does (odd sizes, edges of every
-// block, triangles, transposed operands, sums of products, symbolic sizes), and the cost
-// model's decisions for a large and a small contraction.
+// block, triangles, transposed operands, sums of products, symbolic sizes), which neighbours
+// join the packed loops, and the cost model's decisions for a large and a small contraction.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -266,6 +266,91 @@ int main(void) {
   EXPECT_EQ(r.output.find("pz_packed_left"), std::string::npos) << r.output;
   EXPECT_NE(joined(r.scops.at(0).passes).find("a dependence runs from a later piece to an earlier one"), std::string::npos)
       << joined(r.scops.at(0).passes);
+}
+
+// A cross layer's forward pass (DCN-v2, float): u = bias, u += x W^T, then `consumer`
+// (y = x0 * u + x), sized by `sizes` (B rows, K outputs, J inputs; symbolic when empty) and
+// run on `calls`.
+std::string cross_layer(const std::string& sizes, const std::string& consumer, const std::string& calls) {
+  const bool symbolic = sizes.empty();
+  return "#include <stdio.h>\n" + sizes + R"(
+static float x0[70][70], x[70][70], wt[70][70], bias[70], u[70][70], y[70][70];
+static void layer()" + std::string(symbolic ? "int B, int K, int J" : "void") + R"() {
+  int b, i, j;
+#pragma scop
+  for (b = 0; b < B; b++)
+    for (i = 0; i < K; i++) {
+      u[b][i] = bias[i];
+      for (j = 0; j < J; j++)
+        u[b][i] += x[b][j] * wt[j][i];
+    }
+  for (b = 0; b < B; b++)
+    for (i = 0; i < K; i++)
+      )" + consumer + R"(;
+#pragma endscop
+}
+int main(void) {
+  for (int r = 0; r < 70; r++) {
+    bias[r] = (float)(r % 7) / 7;
+    for (int c = 0; c < 70; c++) {
+      x0[r][c] = (float)((r * c + 1) % 11) / 11;
+      x[r][c] = (float)((r + 2 * c) % 13) / 13;
+      wt[r][c] = (float)((3 * r + c) % 17) / 17 - 0.5f;
+      y[r][c] = -1;
+    }
+  }
+)" + calls + R"(
+  for (int r = 0; r < 70; r++) for (int c = 0; c < 70; c++) printf("%a %a\n", u[r][c], y[r][c]);
+  return 0;
+}
+)";
+}
+
+bool logged(const PolycResult& r, const std::string& line) { return joined(r.scops.at(0).passes).find(line) != std::string::npos; }
+
+// The bias initialisation runs on each micro-tile before its first k block and the cross
+// layer's output on it after its last, instead of sweeping u on their own; with edges in
+// every direction (37 x 53 against 8 x 48 tiles), and with symbolic sizes, an empty k range
+// among them (the packed loops then never reach the elements, and both run on their own).
+TEST(MatmulPackingFusion, InitialisationAndConsumerJoinThePackedLoops) {
+  const std::string consumer = "y[b][i] = x0[b][i] * u[b][i] + x[b][i]";
+  const std::string source = cross_layer("#define B 37\n#define K 53\n#define J 51\n", consumer, "  layer();");
+  const PolycResult r = polyc(source, packing());
+  EXPECT_TRUE(logged(r, "matmul packing: S0 fused into S1's packed loops (before each element's first update)"))
+      << joined(r.scops.at(0).passes);
+  EXPECT_TRUE(logged(r, "matmul packing: S2 fused into S1's packed loops (after each element's last update)"))
+      << joined(r.scops.at(0).passes);
+  EXPECT_NE(r.output.find("if (pz_pc == (0)) {"), std::string::npos) << r.output;
+  expect_same_output("cross_fused", source, 1);
+  expect_same_output("cross_fused_symbolic",
+                     cross_layer("", consumer,
+                                 "  layer(37, 53, 51);\n  layer(9, 21, 0);\n  layer(0, 5, 5);\n  layer(70, 70, 70);\n"
+                                 "  layer(1, 1, 1);\n  layer(8, 48, 2);"),
+                     1);
+  // gemm's C *= beta, before a contraction whose loops run i, k, j.
+  const PolycResult gemm = polyc(kernel_with_sizes("gemm", {{"NI", 97}, {"NJ", 113}, {"NK", 131}}), packing());
+  EXPECT_TRUE(logged(gemm, "matmul packing: S0 fused into S1's packed loops (before")) << joined(gemm.scops.at(0).passes);
+}
+
+// Neighbours that touch another element of u, cover part of its domain, or write the
+// product's operand stay pieces of their own (and the results are the source's).
+TEST(MatmulPackingFusion, NeighboursBeyondTheirOwnElementStayApart) {
+  const std::string sizes = "#define B 37\n#define K 53\n#define J 51\n";
+  int variant = 0;
+  for (const std::string consumer : {"y[b][i] = u[b][i] * u[0][i]", "wt[b][i] = u[b][i] * 0.5f"}) {
+    const std::string source = cross_layer(sizes, consumer, "  layer();");
+    const PolycResult r = polyc(source, packing());
+    EXPECT_TRUE(logged(r, "S0 fused into S1")) << joined(r.scops.at(0).passes);
+    EXPECT_FALSE(logged(r, "S2 fused")) << consumer;
+    expect_same_output("cross_apart" + std::to_string(variant++), source, 1);
+  }
+  // An initialisation of part of the rows only.
+  const std::string partial = cross_layer(sizes, "y[b][i] = u[b][i]", "  layer();");
+  std::string source = partial;
+  source.replace(source.find("u[b][i] = bias[i];"), 18, "if (b > 0) u[b][i] = bias[i];");
+  const PolycResult r = polyc(source, packing());
+  EXPECT_FALSE(logged(r, "S0 fused")) << joined(r.scops.at(0).passes);
+  expect_same_output("cross_partial_init", source, 1);
 }
 
 // `loops` over 1000-square arrays A, B and C, through polyc with packing at its default
