@@ -46,6 +46,7 @@ std::string KernelWriter::source(KernelReport& report, const KernelWriterOptions
     PolycOptions options;
     options.register_block.enabled = true;
     options.matmul.enabled = writer_options.pack_contractions;
+    options.matmul.left_in_place = writer_options.pack_contractions;
     options.vectorize = true;
     options.schedule.use_isl = nest.order == Order::kScheduled;
     options.data_movement = writer_options.data_movement;

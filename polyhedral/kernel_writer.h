@@ -52,7 +52,8 @@ struct KernelWriterOptions {
   std::string element = "float";
   // Contractions (matmul_packing.h) as packed BLIS loops where they are large enough (a
   // run-time test on N), register-blocked chains otherwise: for operands that overflow the
-  // caches, which a register block alone sweeps once per block of outputs.
+  // caches, which a register block alone sweeps once per block of outputs. Their left
+  // operands are read in place where they can be (MatmulPackingOptions::left_in_place).
   bool pack_contractions = false;
 };
 

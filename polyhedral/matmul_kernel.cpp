@@ -1,5 +1,8 @@
 #include "polyhedral/matmul_kernel.h"
 
+#include <algorithm>
+#include <set>
+
 namespace pz::poly {
 
 namespace {
@@ -179,8 +182,35 @@ std::string vector_copy(const std::string& to, const std::string& from) {
 // product), stored back. A whole block loads and stores X and reads R in place where it
 // can; an edge block works on pz_acc (the block zero-padded) and on R's sliver packed with
 // zeros beyond the edge (pz_edge_right<t> for terms read in place).
+// Term t's L at row `x` of the sliver, k = pz_pc + pz_p: its packed sliver, a row of L
+// itself (pz_lrow<t>_<x>, whole slivers of an L read in place) or, in an edge block, the
+// sliver packed with zeros below the edge (pz_edge_left<t>).
+std::string left_value(const ContractionTerm& term, std::size_t t, const MatmulBlocking& b, long x, bool edge) {
+  if (term.left_in_place && !edge) return numbered("pz_lrow", t) + "_" + str(x) + "[pz_p]";
+  const std::string sliver = numbered(term.left_in_place ? "pz_edge_left" : "pz_a", t);
+  return sliver + "[pz_p * " + str(b.mr) + " + " + str(x) + "]";
+}
+
+// Pointers to the m_r rows of each in-place L at k = pz_pc, for a whole sliver.
+void left_rows(Lines& c, const Contraction& k, const MatmulBlocking& b) {
+  for (std::size_t t = 0; t < k.terms.size(); ++t) {
+    const ContractionTerm& term = k.terms[t];
+    if (!term.left_in_place) continue;
+    std::string rows;
+    for (long x = 0; x < b.mr; ++x) rows += std::string(x ? ", " : "") + "*" + numbered("pz_lrow", t) + "_" + str(x);
+    c.line("const " + k.element_type + " " + rows + ";");
+    for (long x = 0; x < b.mr; ++x) {
+      std::string declare;
+      if (term.left_iterators.count(k.m)) declare += k.m + " = pz_m0 + " + str(x);
+      declare += std::string(declare.empty() ? "" : ", ") + k.k + " = pz_pc";
+      c.line("{ const int " + declare + "; " + numbered("pz_lrow", t) + "_" + str(x) + " = &(" + term.left + "); }");
+    }
+  }
+}
+
 void vector_block_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b, long vectors, bool edge) {
   c.line("typedef " + k.element_type + " pz_vector __attribute__((vector_size(" + str(b.lanes * k.element_bytes) + ")));");
+  if (!edge) left_rows(c, k, b);
   std::string declared;
   for (long x = 0; x < b.mr; ++x)
     for (long v = 0; v < vectors; ++v) declared += (declared.empty() ? "" : ", ") + accumulator(x, v);
@@ -219,7 +249,7 @@ void vector_block_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b
   for (long x = 0; x < b.mr; ++x) {
     std::string left;
     for (std::size_t t = 0; t < k.terms.size(); ++t)
-      left += (t ? ", " : "") + numbered("pz_l", t) + " = " + numbered("pz_a", t) + "[pz_p * " + str(b.mr) + " + " + str(x) + "]";
+      left += (t ? ", " : "") + numbered("pz_l", t) + " = " + left_value(k.terms[t], t, b, x, edge);
     c.open("").line("const " + k.element_type + " " + left + ";");
     for (long v = 0; v < vectors; ++v) {
       std::string sum;
@@ -236,10 +266,32 @@ void vector_block_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b
 // The micro-kernel in named vectors where the target has vectors of that width (GCC lowers
 // wider generic vectors through memory; Clang splits them well), else on the array
 // pz_acc under `omp simd` loops, which GCC vectorises for whatever width it has.
-std::string vector_target(const Contraction& k, const MatmulBlocking& b) {
+std::string vector_condition(const Contraction& k, const MatmulBlocking& b) {
   const long bytes = b.lanes * k.element_bytes;
   const std::string native = bytes >= 64 ? "defined(__AVX512F__)" : bytes >= 32 ? "defined(__AVX__)" : "1";
-  return "#if " + native + " || defined(__clang__)";
+  return native + " || defined(__clang__)";
+}
+
+std::string vector_target(const Contraction& k, const MatmulBlocking& b) { return "#if " + vector_condition(k, b); }
+
+// What only the array form (the `#else` of vector_target) uses: the packed slivers of an L
+// that the vector form reads in place.
+std::string array_form_only(const Contraction& k, const MatmulBlocking& b) { return "#if !(" + vector_condition(k, b) + ")"; }
+
+// The operands read in place (L's when `left`, else R's), packed for an edge block with
+// zeros beyond its edge: pz_edge_left<t>, pz_edge_right<t>.
+void pack_edge_slivers(Lines& c, const Contraction& k, const MatmulBlocking& b, bool left) {
+  for (std::size_t i = 0; i < k.terms.size(); ++i) {
+    const ContractionTerm& term = k.terms[i];
+    if (!(left ? term.left_in_place : term.right_in_place)) continue;
+    const std::string buffer = numbered(left ? "pz_edge_left" : "pz_edge_right", i), &across = left ? k.m : k.n;
+    const std::set<std::string>& iterators = left ? term.left_iterators : term.right_iterators;
+    const long width = left ? b.mr : b.nr;
+    c.line(k.element_type + " " + buffer + "[" + str(b.kc * width) + "];");
+    pack_sliver(c, {buffer, left ? term.left : term.right, across, left ? "pz_m0" : "pz_jc", left ? "pz_mr" : "pz_nr", width,
+                    left ? term.left_k_contiguous : term.right_k_contiguous, iterators.count(across) > 0,
+                    iterators.count(k.k) > 0}, k.k);
+  }
 }
 
 void vector_micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
@@ -253,13 +305,8 @@ void vector_micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b
   }
   c.open("else");
   c.line(t + " pz_acc[" + str(b.mr) + "][" + str(b.nr) + "];");
-  for (std::size_t i = 0; i < k.terms.size(); ++i) {
-    const ContractionTerm& term = k.terms[i];
-    if (!term.right_in_place) continue;
-    c.line(t + " " + numbered("pz_edge_right", i) + "[" + str(b.kc * b.nr) + "];");
-    pack_sliver(c, {numbered("pz_edge_right", i), term.right, k.n, "pz_jc", "pz_nr", b.nr, term.right_k_contiguous,
-                    term.right_iterators.count(k.n) > 0, term.right_iterators.count(k.k) > 0}, k.k);
-  }
+  pack_edge_slivers(c, k, b, true);
+  pack_edge_slivers(c, k, b, false);
   move_edge_block(c, k, b, true);
   vector_block_kernel(c, k, b, b.nr / b.lanes, true);
   move_edge_block(c, k, b, false);
@@ -302,8 +349,11 @@ void on_domain(Lines& c, const Contraction& k, const std::string& statement) {
 
 void micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
   const std::string t = k.element_type;
-  for (std::size_t i = 0; i < k.terms.size(); ++i)
+  for (std::size_t i = 0; i < k.terms.size(); ++i) {
+    if (k.terms[i].left_in_place) c.line(array_form_only(k, b));
     c.line("const " + t + " *const " + numbered("pz_a", i) + " = " + numbered("pz_packed_left", i) + " + pz_ir * pz_kc;");
+    if (k.terms[i].left_in_place) c.line("#endif");
+  }
   c.line("const int pz_m0 = pz_ic + pz_ir, pz_n0 = pz_jc;");
   c.line("const int pz_mr = pz_mc - pz_ir < " + str(b.mr) + " ? pz_mc - pz_ir : " + str(b.mr) + ";");
   const std::string meets = block_in_triangle(k, "pz_m0", "pz_m0 + pz_mr - 1", "pz_n0", "pz_n0 + pz_nr - 1", false);
@@ -338,20 +388,31 @@ std::string packed_matmul_c(const Contraction& k, const MatmulBlocking& b, const
   }
   if (o.parallel) c.line(parallel_region_pragma(k, o));
   c.open("");
-  for (std::size_t i = 0; i < k.terms.size(); ++i)
+  for (std::size_t i = 0; i < k.terms.size(); ++i) {
+    if (k.terms[i].left_in_place) c.line(array_form_only(k, b));
     c.line(t + " " + numbered("pz_packed_left", i) + "[" + str(b.mc * b.kc) + "] __attribute__((aligned(64)));");
+    if (k.terms[i].left_in_place) c.line("#endif");
+  }
   c.open("for (int pz_pc = " + k.k_lo + "; pz_pc <= " + k.k_hi + "; pz_pc += " + str(b.kc) + ")");
   c.line("const int pz_kc = " + block_size(k.k_hi, "pz_pc", b.kc) + ";");
   c.open("for (int pz_ic = " + k.m_lo + "; pz_ic <= " + k.m_hi + "; pz_ic += " + str(b.mc) + ")");
   c.line("const int pz_mc = " + block_size(k.m_hi, "pz_ic", b.mc) + ";");
+  // L's block packed, m_r rows a sliver (an L read in place: only for the array form).
+  const bool all_left_in_place =
+      std::all_of(k.terms.begin(), k.terms.end(), [](const ContractionTerm& term) { return term.left_in_place; });
+  if (all_left_in_place) c.line(array_form_only(k, b));
   c.open(for_loop("pz_ir", "0", "pz_mc", str(b.mr)));
   c.line("const int pz_mr = pz_mc - pz_ir < " + str(b.mr) + " ? pz_mc - pz_ir : " + str(b.mr) + ";");
   for (std::size_t i = 0; i < k.terms.size(); ++i) {
     const ContractionTerm& term = k.terms[i];
+    const bool guard = term.left_in_place && !all_left_in_place;
+    if (guard) c.line(array_form_only(k, b));
     pack_sliver(c, {numbered("pz_packed_left", i) + " + pz_ir * pz_kc", term.left, k.m, "pz_ic + pz_ir", "pz_mr", b.mr,
                     term.left_k_contiguous, term.left_iterators.count(k.m) > 0, term.left_iterators.count(k.k) > 0}, k.k);
+    if (guard) c.line("#endif");
   }
   c.close();
+  if (all_left_in_place) c.line("#endif");
   // A triangle's columns hold unequal work (syrk's lower triangle: the first columns the
   // most rows); slivers dealt round-robin give each thread an even share.
   if (o.parallel) c.line(k.triangle ? "#pragma omp for schedule(static, 1) nowait" : "#pragma omp for schedule(static) nowait");

@@ -1,7 +1,10 @@
 // The C of one packed contraction (matmul_packing.h): BLIS's loops around its micro-kernel
 // (Van Zee and van de Geijn, TOMS 2015),
 //   for pc (k_c of the contraction)
-//     for ic (m_c rows of X)     L's m_c x k_c block packed into m_r-row slivers
+//     for ic (m_c rows of X)     L's m_c x k_c block packed into m_r-row slivers (an L
+//                                read in place, ContractionTerm::left_in_place: packed
+//                                only for the array form; whole slivers read its rows
+//                                where they are, edge slivers are packed with zeros)
 //       for jc (n_r columns)     R's k_c x n_r sliver packed (or read in place: R one
 //                                access with n as its last subscript)
 //         for ir (m_r rows)      the micro-kernel: an m_r x n_r block of X in registers,

@@ -126,6 +126,10 @@ std::optional<ContractionTerm> match_term(const ExprPtr& product, const std::vec
   t.right_iterators = iterators_in(right, iterators);
   t.left_k_contiguous = k_contiguous(left, c.k);
   t.right_k_contiguous = k_contiguous(right, c.k);
+  t.left_in_place = left->kind == Expr::Kind::kAccess && !left->args.empty() && left->args.back()->kind == Expr::Kind::kName &&
+                    left->args.back()->text == c.k &&
+                    std::none_of(left->args.begin(), left->args.end() - 1,
+                                 [&](const ExprPtr& a) { return iterators_in(a, iterators).count(c.k) > 0; });
   t.right_in_place = right->kind == Expr::Kind::kAccess && !right->args.empty() &&
                      right->args.back()->kind == Expr::Kind::kName && right->args.back()->text == c.n;
   return t;
@@ -430,6 +434,8 @@ std::optional<MatmulPlan> plan_matmul_packing(const Scop& scop, const Dependence
     std::optional<Contraction> c = match_contraction(scop, s, why);
     MatmulBlocking b;
     if (c) {
+      if (!o.left_in_place)
+        for (auto& term : c->terms) term.left_in_place = false;
       b = fit_to_extents(matmul_blocking(cache, o, *c), s, *c);
       why = reason_not_to_pack(scop, s, *c, b, o, validity);
       if (!why.empty()) c.reset();

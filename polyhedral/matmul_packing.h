@@ -61,6 +61,12 @@ struct MatmulPackingOptions {
   long long min_multiply_adds = 1LL << 21;
   // A contraction's initialisation and consumer run on each micro-tile (above).
   bool fuse_neighbours = true;
+  // Whole slivers of an L that is one access with k as its last subscript are read in place
+  // (ContractionTerm::left_in_place) instead of packed. Off for C files: on PolyBench's
+  // double matrices at LARGE (rows of 8-10 KB, so a sliver's rows span 8 pages) the packed
+  // sliver was as fast or faster; recsys/'s float products (rows of 1.6-6.6 KB) gained
+  // (docs/BENCHMARKS.md), and KernelWriterOptions::pack_contractions turns it on.
+  bool left_in_place = false;
 };
 
 // One product L * R of a contraction's update.
@@ -73,6 +79,10 @@ struct ContractionTerm {
   // R is one array access whose last subscript is n: its k_c x n_r slivers are read where
   // they are (each row n_r consecutive elements), not packed.
   bool right_in_place = false;
+  // L is one array access whose last subscript is k, which no other subscript mentions:
+  // whole m_r-row slivers read its rows where they are (each m_r x k_c block is a few
+  // kilobytes of L1, reused by every n_r column), so L is not packed, a transposing copy.
+  bool left_in_place = false;
 };
 
 // One contraction statement, matched.

@@ -25,6 +25,7 @@ PolycOptions packing() {
   o.parallel = o.vectorize = true;
   o.matmul.enabled = true;
   o.matmul.min_multiply_adds = 0;  // small sizes: the packed path always taken
+  o.matmul.left_in_place = true;   // whole slivers of L read in place where they can be
   o.data_movement = false;
   return o;
 }
@@ -376,6 +377,11 @@ TEST(MatmulPackingCostModel, LargeGemmIsTiledAndPacked) {
   EXPECT_NE(r.output.find("typedef double pz_vector __attribute__((vector_size(64)));"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("pz_vector pz_c0_0, pz_c0_1, pz_c0_2, pz_c1_0,"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("pz_c7_2 += pz_l0 * pz_r0_2;"), std::string::npos) << r.output;
+  // A's rows read in place by whole slivers; packed only for the array form and the edges.
+  EXPECT_NE(r.output.find("{ const int i = pz_m0 + 7, k = pz_pc; pz_lrow0_7 = &(A[i][k]); }"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("const double pz_l0 = pz_lrow0_7[pz_p];"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("#if !(defined(__AVX512F__) || defined(__clang__))\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("double pz_edge_left0["), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("double pz_acc[8][24];"), std::string::npos) << r.output;  // edges, the #else form
   EXPECT_NE(r.output.find("#if defined(__AVX512F__) || defined(__clang__)\n"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("#pragma omp parallel num_threads(pz_polyc_team_size(omp_get_max_threads()))\n"), std::string::npos)
