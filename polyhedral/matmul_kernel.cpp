@@ -1,6 +1,7 @@
 #include "polyhedral/matmul_kernel.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 namespace pz::poly {
@@ -175,13 +176,6 @@ std::string vector_copy(const std::string& to, const std::string& from) {
   return "__builtin_memcpy(" + to + ", " + from + ", sizeof(pz_vector));";
 }
 
-// The block's m_r x (n_r / lanes) accumulators as named vectors (GCC's and Clang's vector
-// extension), so that they live in registers by construction rather than by the compiler's
-// choice to unroll and scalarise a local array: loaded, k_c rank-1 updates (each term's R
-// row loaded once as n_r / lanes vectors, each L element broadcast by the scalar-vector
-// product), stored back. A whole block loads and stores X and reads R in place where it
-// can; an edge block works on pz_acc (the block zero-padded) and on R's sliver packed with
-// zeros beyond the edge (pz_edge_right<t> for terms read in place).
 // Term t's L at row `x` of the sliver, k = pz_pc + pz_p: its packed sliver, a row of L
 // itself (pz_lrow<t>_<x>, whole slivers of an L read in place) or, in an edge block, the
 // sliver packed with zeros below the edge (pz_edge_left<t>).
@@ -208,6 +202,14 @@ void left_rows(Lines& c, const Contraction& k, const MatmulBlocking& b) {
   }
 }
 
+// The block's m_r x (n_r / lanes) accumulators as named vectors (GCC's and Clang's vector
+// extension), so that they live in registers by construction rather than by the compiler's
+// choice to unroll and scalarise a local array: loaded, k_c rank-1 updates (each term's R
+// row loaded once as n_r / lanes vectors, each L element broadcast by the scalar-vector
+// product), stored back. A whole block loads and stores X and reads R and L in place where
+// it can; an edge block works on pz_acc (the block zero-padded) and on the slivers of the
+// operands read in place, packed with zeros beyond the edge (pz_edge_left<t>,
+// pz_edge_right<t>).
 void vector_block_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b, long vectors, bool edge) {
   c.line("typedef " + k.element_type + " pz_vector __attribute__((vector_size(" + str(b.lanes * k.element_bytes) + ")));");
   if (!edge) left_rows(c, k, b);
@@ -274,9 +276,14 @@ std::string vector_condition(const Contraction& k, const MatmulBlocking& b) {
 
 std::string vector_target(const Contraction& k, const MatmulBlocking& b) { return "#if " + vector_condition(k, b); }
 
-// What only the array form (the `#else` of vector_target) uses: the packed slivers of an L
-// that the vector form reads in place.
-std::string array_form_only(const Contraction& k, const MatmulBlocking& b) { return "#if !(" + vector_condition(k, b) + ")"; }
+// What `emit` writes, under `#if !(vector condition)` when `only` holds: code only the array
+// form (the `#else` of vector_target) uses, such as the packed slivers of an L that the
+// vector form reads in place.
+void array_form_only(Lines& c, const Contraction& k, const MatmulBlocking& b, bool only, const std::function<void()>& emit) {
+  if (only) c.line("#if !(" + vector_condition(k, b) + ")");
+  emit();
+  if (only) c.line("#endif");
+}
 
 // The operands read in place (L's when `left`, else R's), packed for an edge block with
 // zeros beyond its edge: pz_edge_left<t>, pz_edge_right<t>.
@@ -328,13 +335,18 @@ void array_micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b)
   move_array_block(c, k, b, false);
 }
 
+// `statement` (C over k.m and k.n) where k.m and k.n lie in the contraction's domain.
+std::string in_domain(const Contraction& k, const std::string& statement) {
+  return (k.triangle ? "if (" + triangle_condition(k, k.n, k.m) + ") " : "") + statement + ";";
+}
+
 // `statement` (C over k.m and k.n) on each element of the block at (pz_m0, pz_n0) of
 // pz_mr x pz_nr elements inside the contraction's domain: a fused neighbour.
 void on_block(Lines& c, const Contraction& k, const std::string& statement) {
   c.open(for_loop("pz_x", "0", "pz_mr", "1")).line("const int " + k.m + " = pz_m0 + pz_x;");
   c.line("#pragma omp simd");
   c.open(for_loop("pz_y", "0", "pz_nr", "1")).line("const int " + k.n + " = pz_n0 + pz_y;");
-  c.line((k.triangle ? "if (" + triangle_condition(k, k.n, k.m) + ") " : "") + statement + ";");
+  c.line(in_domain(k, statement));
   c.close().close();
 }
 
@@ -343,17 +355,16 @@ void on_block(Lines& c, const Contraction& k, const std::string& statement) {
 void on_domain(Lines& c, const Contraction& k, const std::string& statement) {
   c.open("for (int " + k.m + " = " + k.m_lo + "; " + k.m + " <= " + k.m_hi + "; " + k.m + "++)");
   c.open("for (int " + k.n + " = " + k.n_lo + "; " + k.n + " <= " + k.n_hi + "; " + k.n + "++)");
-  c.line((k.triangle ? "if (" + triangle_condition(k, k.n, k.m) + ") " : "") + statement + ";");
+  c.line(in_domain(k, statement));
   c.close().close();
 }
 
 void micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
   const std::string t = k.element_type;
-  for (std::size_t i = 0; i < k.terms.size(); ++i) {
-    if (k.terms[i].left_in_place) c.line(array_form_only(k, b));
-    c.line("const " + t + " *const " + numbered("pz_a", i) + " = " + numbered("pz_packed_left", i) + " + pz_ir * pz_kc;");
-    if (k.terms[i].left_in_place) c.line("#endif");
-  }
+  for (std::size_t i = 0; i < k.terms.size(); ++i)
+    array_form_only(c, k, b, k.terms[i].left_in_place, [&] {
+      c.line("const " + t + " *const " + numbered("pz_a", i) + " = " + numbered("pz_packed_left", i) + " + pz_ir * pz_kc;");
+    });
   c.line("const int pz_m0 = pz_ic + pz_ir, pz_n0 = pz_jc;");
   c.line("const int pz_mr = pz_mc - pz_ir < " + str(b.mr) + " ? pz_mc - pz_ir : " + str(b.mr) + ";");
   const std::string meets = block_in_triangle(k, "pz_m0", "pz_m0 + pz_mr - 1", "pz_n0", "pz_n0 + pz_nr - 1", false);
@@ -388,11 +399,10 @@ std::string packed_matmul_c(const Contraction& k, const MatmulBlocking& b, const
   }
   if (o.parallel) c.line(parallel_region_pragma(k, o));
   c.open("");
-  for (std::size_t i = 0; i < k.terms.size(); ++i) {
-    if (k.terms[i].left_in_place) c.line(array_form_only(k, b));
-    c.line(t + " " + numbered("pz_packed_left", i) + "[" + str(b.mc * b.kc) + "] __attribute__((aligned(64)));");
-    if (k.terms[i].left_in_place) c.line("#endif");
-  }
+  for (std::size_t i = 0; i < k.terms.size(); ++i)
+    array_form_only(c, k, b, k.terms[i].left_in_place, [&] {
+      c.line(t + " " + numbered("pz_packed_left", i) + "[" + str(b.mc * b.kc) + "] __attribute__((aligned(64)));");
+    });
   c.open("for (int pz_pc = " + k.k_lo + "; pz_pc <= " + k.k_hi + "; pz_pc += " + str(b.kc) + ")");
   c.line("const int pz_kc = " + block_size(k.k_hi, "pz_pc", b.kc) + ";");
   c.open("for (int pz_ic = " + k.m_lo + "; pz_ic <= " + k.m_hi + "; pz_ic += " + str(b.mc) + ")");
@@ -400,19 +410,18 @@ std::string packed_matmul_c(const Contraction& k, const MatmulBlocking& b, const
   // L's block packed, m_r rows a sliver (an L read in place: only for the array form).
   const bool all_left_in_place =
       std::all_of(k.terms.begin(), k.terms.end(), [](const ContractionTerm& term) { return term.left_in_place; });
-  if (all_left_in_place) c.line(array_form_only(k, b));
-  c.open(for_loop("pz_ir", "0", "pz_mc", str(b.mr)));
-  c.line("const int pz_mr = pz_mc - pz_ir < " + str(b.mr) + " ? pz_mc - pz_ir : " + str(b.mr) + ";");
-  for (std::size_t i = 0; i < k.terms.size(); ++i) {
-    const ContractionTerm& term = k.terms[i];
-    const bool guard = term.left_in_place && !all_left_in_place;
-    if (guard) c.line(array_form_only(k, b));
-    pack_sliver(c, {numbered("pz_packed_left", i) + " + pz_ir * pz_kc", term.left, k.m, "pz_ic + pz_ir", "pz_mr", b.mr,
-                    term.left_k_contiguous, term.left_iterators.count(k.m) > 0, term.left_iterators.count(k.k) > 0}, k.k);
-    if (guard) c.line("#endif");
-  }
-  c.close();
-  if (all_left_in_place) c.line("#endif");
+  array_form_only(c, k, b, all_left_in_place, [&] {
+    c.open(for_loop("pz_ir", "0", "pz_mc", str(b.mr)));
+    c.line("const int pz_mr = pz_mc - pz_ir < " + str(b.mr) + " ? pz_mc - pz_ir : " + str(b.mr) + ";");
+    for (std::size_t i = 0; i < k.terms.size(); ++i) {
+      const ContractionTerm& term = k.terms[i];
+      array_form_only(c, k, b, term.left_in_place && !all_left_in_place, [&] {
+        pack_sliver(c, {numbered("pz_packed_left", i) + " + pz_ir * pz_kc", term.left, k.m, "pz_ic + pz_ir", "pz_mr", b.mr,
+                        term.left_k_contiguous, term.left_iterators.count(k.m) > 0, term.left_iterators.count(k.k) > 0}, k.k);
+      });
+    }
+    c.close();
+  });
   // A triangle's columns hold unequal work (syrk's lower triangle: the first columns the
   // most rows); slivers dealt round-robin give each thread an even share.
   if (o.parallel) c.line(k.triangle ? "#pragma omp for schedule(static, 1) nowait" : "#pragma omp for schedule(static) nowait");

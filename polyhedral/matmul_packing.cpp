@@ -46,6 +46,11 @@ bool k_contiguous(const ExprPtr& operand, const std::string& k) {
   return last.kind == Expr::Kind::kName && last.text == k;
 }
 
+// Whether `s`'s domain is `set` wherever the parameters allow `s` instances.
+bool domain_is(const Statement& s, const isl::set& set) {
+  return s.domain.is_subset(set) && set.intersect_params(s.domain.params()).is_subset(s.domain);
+}
+
 // `s`'s domain as the box of its members' inclusive bounds (C expressions of the parameters),
 // cut by at most one triangle constraint between m and n (syrk's j <= i); false when it is
 // no such set (strides, other shapes). Sets the bounds and triangle fields of `c`.
@@ -71,8 +76,7 @@ bool match_domain(const Scop& scop, const Statement& s, Contraction& c) {
     box += (box.empty() ? "" : " and ") + l + " <= " + it + " <= " + h;
   }
   auto is_domain = [&](const std::string& constraints) {
-    const isl::set set(scop.ctx, "[" + params + "] -> { " + s.name + "[" + dims + "] : " + constraints + " }");
-    return s.domain.is_subset(set) && set.intersect_params(s.domain.params()).is_subset(s.domain);
+    return domain_is(s, isl::set(scop.ctx, "[" + params + "] -> { " + s.name + "[" + dims + "] : " + constraints + " }"));
   };
   if (is_domain(box)) return true;
   for (int side : {1, -1})
@@ -215,6 +219,14 @@ bool pieces_in_order(const Scop& scop, const std::vector<MatmulPiece>& pieces, c
 
 // Fusion of a contraction's neighbours (matmul_packing.h).
 
+// The NameMap that applies `names`.
+NameMap renaming(const std::map<std::string, std::string>& names) {
+  return [&names](const std::string& name) -> std::optional<std::string> {
+    const auto it = names.find(name);
+    return it == names.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+}
+
 // `s` renamed onto the contraction's (m, n): a map from s's two iterators to c.m and c.n
 // under which every access of s to X's array prints as c.target, and at least one does;
 // nullopt when there is none.
@@ -223,10 +235,7 @@ std::optional<std::map<std::string, std::string>> onto_element(const Statement& 
   if (s.iterators.size() != 2) return std::nullopt;
   for (int swap = 0; swap < 2; ++swap) {
     const std::map<std::string, std::string> names{{s.iterators[swap], c.m}, {s.iterators[1 - swap], c.n}};
-    const NameMap rename = [&](const std::string& name) -> std::optional<std::string> {
-      const auto it = names.find(name);
-      return it == names.end() ? std::nullopt : std::optional<std::string>(it->second);
-    };
+    const NameMap rename = renaming(names);
     bool all = true;
     int count = 0;
     for (const ExprPtr& side : {s.lhs, s.rhs}) {
@@ -249,9 +258,8 @@ bool spans_element_domain(const Scop& scop, const Statement& s, const Contractio
   for (const auto& [from, to] : names) (to == c.m ? sm : sn) = from;
   const std::string constraints = c.m_lo + " <= " + sm + " <= " + c.m_hi + " and " + c.n_lo + " <= " + sn + " <= " + c.n_hi +
                                   (c.triangle ? " and " + triangle_condition(c, sn, sm) : "");
-  const isl::set set(scop.ctx, params_prefix(scop) + "{ " + s.name + "[" + s.iterators[0] + ", " + s.iterators[1] + "] : " +
-                                   constraints + " }");
-  return s.domain.is_subset(set) && set.intersect_params(s.domain.params()).is_subset(s.domain);
+  return domain_is(s, isl::set(scop.ctx, params_prefix(scop) + "{ " + s.name + "[" + s.iterators[0] + ", " + s.iterators[1] +
+                                              "] : " + constraints + " }"));
 }
 
 // Whether every dependence between `s` and the contraction's statement `x` links the same
@@ -283,10 +291,7 @@ std::optional<std::string> fusable(const Scop& scop, const Statement& s, const S
   if (!names || !spans_element_domain(scop, s, c, *names) ||
       !dependences_within_elements(scop, s, x, *names, s_first, validity))
     return std::nullopt;
-  return s.to_c([&](const std::string& name) -> std::optional<std::string> {
-    const auto it = names->find(name);
-    return it == names->end() ? std::nullopt : std::optional<std::string>(it->second);
-  });
+  return s.to_c(renaming(*names));
 }
 
 // Moves into each contraction the statement just before it that initialises its elements

@@ -322,7 +322,8 @@ std::string tune_harness(const Scop& scop, const std::map<std::string, long long
   std::ostringstream c;
   // One call site: with constant sizes the compiler may inline and specialise the region as
   // it does a kernel called once from main with constants (PolyBench's).
-  c << kHarnessPrelude << (uses_team_size(region_code) ? kTeamSizeHelper : "") << "\n" << (constant_sizes ? "" : "__attribute__((noinline)) ") << "static void pz_tune_region("
+  c << kHarnessPrelude << (uses_team_size(region_code) ? kTeamSizeHelper : "") << "\n"
+    << (constant_sizes ? "" : "__attribute__((noinline)) ") << "static void pz_tune_region("
     << (formals.empty() ? "void" : join(formals, ", ")) << ") {\n";
   for (const auto& it : scop.outer_iterators) c << "  int " << it << " = 0;\n";
   for (const auto& it : scop.outer_iterators) c << "  (void)" << it << ";\n";
