@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 #include "polyhedral/isl_context.h"
 
@@ -76,7 +77,7 @@ std::vector<BandAccess> accesses_below(const isl::schedule_node& band, const Sco
     if (!isl::union_set(s.domain).intersect(dom).is_empty())
       for (const auto& a : s.accesses) {
         const Array* arr = scop.array(a.array);
-        out.push_back({a.relation.intersect_domain(s.domain), arr ? arr->rank : 0});
+        out.push_back({a.relation.intersect_domain(s.domain), arr ? arr->rank : 0, a.write});
       }
   return out;
 }
@@ -90,6 +91,48 @@ bool has_temporal_reuse(const isl::schedule_node& band, const Scop& scop) {
   return false;
 }
 
+int crossed_arrays(const isl::schedule_node& band, const Scop& scop) {
+  const int n = static_cast<int>(isl_schedule_node_band_n_member(band.get()));
+  std::set<std::string> arrays;
+  for (const auto& a : accesses_below(band, scop)) {
+    if (a.rank < 2 || access_stride(band, n - 1, a.relation) != AccessStride::kOther) continue;
+    for (int m = 0; m + 1 < n; ++m)
+      if (access_stride(band, m, a.relation) == AccessStride::kUnit) {
+        const char* name = isl_map_get_tuple_name(a.relation.get(), isl_dim_out);
+        arrays.insert(name ? name : "");
+        break;
+      }
+  }
+  return static_cast<int>(arrays.size());
+}
+
+long long innermost_trip_count(const isl::schedule_node& band) {
+  isl::union_map prefix = band.prefix_schedule_union_map();
+  isl::union_map part = isl::manage(isl_union_map_from_multi_union_pw_aff(isl_schedule_node_band_get_partial_schedule(band.get())));
+  isl::union_set points = isl::manage(isl_union_map_flat_range_product(prefix.release(), part.release()))
+                              .intersect_domain(node_domain(band))
+                              .range();
+  std::vector<isl::set> sets;
+  isl_union_set_foreach_set(points.get(), [](isl_set* s, void* user) {
+    static_cast<std::vector<isl::set>*>(user)->push_back(isl::manage(s));
+    return isl_stat_ok;
+  }, &sets);
+  if (sets.size() != 1) return -1;
+  // { inner' - inner : (outer, inner) and (outer, inner') both schedule points }
+  isl_set* s = sets[0].release();
+  const int dims = static_cast<int>(isl_set_dim(s, isl_dim_set));
+  isl_map* pairs = isl_map_from_domain_and_range(isl_set_copy(s), s);
+  for (int d = 0; d + 1 < dims; ++d) pairs = isl_map_equate(pairs, isl_dim_in, d, isl_dim_out, d);
+  isl_set* delta = isl_map_deltas(pairs);
+  isl_aff* last = isl_aff_var_on_domain(isl_local_space_from_space(isl_set_get_space(delta)), isl_dim_set, dims - 1);
+  isl_val* max = isl_set_max_val(delta, last);
+  isl_aff_free(last);
+  isl_set_free(delta);
+  long long trips = max && isl_val_is_int(max) ? isl_val_get_num_si(max) + 1 : -1;
+  isl_val_free(max);
+  return trips;
+}
+
 isl::schedule order_loops_for_locality(const isl::schedule& schedule, const Scop& scop, std::vector<std::string>& log) {
   isl::schedule_node root = schedule.get_root();
   root = root.map_descendant_bottom_up([&](isl::schedule_node node) -> isl::schedule_node {
@@ -99,15 +142,19 @@ isl::schedule order_loops_for_locality(const isl::schedule& schedule, const Scop
     auto accesses = accesses_below(node, scop);
     // Score: unit stride +2 (vectorisable, one cache line per 8 or 16 iterations),
     // invariant +1 (reuse in a register), anything else -2 (a new line every iteration).
-    std::vector<int> score(n, 0);
+    // Ties go to the member along which more writes are stride-1: a transpose's stores
+    // then fill whole lines while its loads jump rows (stores that jump rows each fetch a
+    // line for a partial write).
+    std::vector<int> score(n, 0), unit_writes(n, 0);
     for (int m = 0; m < n; ++m)
       for (const auto& a : accesses) {
         AccessStride st = access_stride(node, m, a.relation);
         score[m] += st == AccessStride::kUnit ? 2 : st == AccessStride::kInvariant ? 1 : -2;
+        unit_writes[m] += a.write && st == AccessStride::kUnit;
       }
     int best = n - 1;
     for (int m = 0; m < n; ++m)
-      if (score[m] > score[best]) best = m;
+      if (score[m] > score[best] || (score[m] == score[best] && unit_writes[m] > unit_writes[best])) best = m;
     if (best == n - 1) return node;
     std::vector<int> perm;
     for (int m = 0; m < n; ++m)

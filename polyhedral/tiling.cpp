@@ -92,6 +92,30 @@ std::vector<long> inner_auto_sizes(const isl::schedule_node& band, const Scop& s
   return best;
 }
 
+// Whether the band's crossed arrays (loop_order.h) lose their lines between sweeps: one
+// sweep of the innermost loop touches a line per iteration and array, more than half of L1
+// (64-byte lines), or a number of lines no constant bounds.
+bool sweep_overflows_l1(const isl::schedule_node& band, const Scop& scop, const CacheInfo& cache) {
+  constexpr long long kLineBytes = 64;
+  const int crossed = crossed_arrays(band, scop);
+  if (crossed == 0) return false;
+  const long long trips = innermost_trip_count(band);
+  return trips < 0 || trips * crossed * kLineBytes > cache.l1 / 2;
+}
+
+// A band whose only reuse is crossed lines (a transpose) gets one level of tiles whose
+// innermost member makes this many steps: a sweep then touches that many lines of each
+// crossed array, which stay in L1 even when the rows' stride maps them all to a few of its
+// sets (a row of 3328 floats puts every row in one of 4 sets of 64). The outer members
+// make enough steps to use each line whole before the sweep moves on.
+constexpr long kCrossedInnerExtent = 16, kCrossedOuterExtent = 64;
+
+std::vector<long> crossed_sizes(int n) {
+  std::vector<long> sizes(n, kCrossedOuterExtent);
+  sizes[n - 1] = kCrossedInnerExtent;
+  return sizes;
+}
+
 isl::schedule_node tile(isl::schedule_node band, const std::vector<long>& sizes) {
   isl_ctx* ctx = isl_schedule_node_get_ctx(band.get());
   isl_multi_val* mv = isl_multi_val_zero(isl_schedule_node_band_get_space(band.get()));
@@ -111,15 +135,20 @@ isl::schedule tile_bands(const isl::schedule& schedule, const Scop& scop, const 
     if (n < 2 || isl_schedule_node_band_get_permutable(node.get()) != isl_bool_true) return node;
     const std::string band = "tiling: band of " + std::to_string(n) + " members ";
     // A sweep that uses no element twice along the band's loops (a stencil's time step,
-    // an elementwise op) gains nothing from tiles but their boundary overhead: measured
-    // 1.5-2x slower than the plain loops on jacobi-2d, heat-3d and fdtd-2d.
-    if (options.mode == TileOptions::Mode::kAuto && !has_temporal_reuse(node, scop)) {
-      log.push_back(band + "left untiled (no access is invariant along its loops: no reuse to capture)");
+    // an elementwise op) and reads every line along its inner loop gains nothing from tiles
+    // but their boundary overhead: measured 1.5-2x slower than the plain loops on
+    // jacobi-2d, heat-3d and fdtd-2d. A transpose reuses lines across its outer loop.
+    const bool temporal = options.mode == TileOptions::Mode::kAuto && has_temporal_reuse(node, scop);
+    if (options.mode == TileOptions::Mode::kAuto && !temporal && !sweep_overflows_l1(node, scop, options.cache)) {
+      log.push_back(band + "left untiled (no access is invariant along its loops or reuses a line across them: no reuse to capture)");
       return node;
     }
     std::vector<long> outer, inner;
     std::string why = "given", inner_why = "given";
-    if (options.mode == TileOptions::Mode::kFixed) {
+    if (options.mode == TileOptions::Mode::kAuto && !temporal) {
+      outer = crossed_sizes(n);
+      why = "lines reused across the inner loop: " + std::to_string(kCrossedInnerExtent) + " rows a sweep";
+    } else if (options.mode == TileOptions::Mode::kFixed) {
       outer = given_sizes(options.sizes, n, 32);
       if (!options.inner_sizes.empty()) {
         inner = given_sizes(options.inner_sizes, n, 32);

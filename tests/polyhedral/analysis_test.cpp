@@ -168,6 +168,69 @@ TEST(LoopOrder, GemmPutsJInnermost) {
   EXPECT_FALSE(find_violation(ordered, d.validity()));
 }
 
+namespace {
+
+// The source order of a two-loop nest as one permutable band.
+isl::schedule identity_band(IslContext& ctx, const Scop& s, const char* schedule) {
+  isl::schedule sched = isl::manage(isl_schedule_insert_partial_schedule(
+      isl_schedule_from_domain(s.domain().release()),
+      isl_multi_union_pw_aff_from_union_map(isl_union_map_read_from_str(ctx.raw(), schedule))));
+  return isl::manage(isl_schedule_node_get_schedule(
+      isl_schedule_node_band_set_permutable(isl_schedule_node_child(isl_schedule_get_root(sched.get()), 0), 1)));
+}
+
+}  // namespace
+
+TEST(LoopOrder, TransposeStoresWholeLines) {
+  IslContext ctx;
+  Scop s = scop_of(ctx, "for (i = 0; i < N; i++) for (j = 0; j < N; j++)\n  wt[j][i] = w[i][j];");
+  isl::schedule sched = identity_band(ctx, s, "[N] -> { S0[i, j] -> [i, j] }");
+  // Both orders score the same (one stride-1 access, one that jumps rows); the store's
+  // stride-1 loop goes innermost.
+  std::vector<std::string> log;
+  isl::schedule ordered = order_loops_for_locality(sched, s, log);
+  EXPECT_TRUE(ordered.get_map().is_equal(umap(ctx, "[N] -> { S0[i, j] -> [j, i] }"))) << isl_str(ordered.get_map());
+}
+
+TEST(Tiling, TransposeTiledWhenASweepOverflowsL1) {
+  IslContext ctx;
+  TileOptions o;
+  o.cache.l1 = 48 * 1024;
+  o.cache.l2 = 1024 * 1024;
+  auto tiles = [&](const std::string& n, std::vector<std::string>& log) {
+    Scop s = scop_of(ctx, "for (i = 0; i < " + n + "; i++) for (j = 0; j < " + n + "; j++)\n  wt[j][i] = w[i][j];");
+    isl::schedule sched = identity_band(ctx, s, "[N] -> { S0[i, j] -> [i, j] }");
+    EXPECT_EQ(crossed_arrays(sched.get_root().child(0), s), 1);
+    std::vector<TiledBand> tiled;
+    isl::schedule t = tile_bands(sched, s, o, log, &tiled);
+    EXPECT_FALSE(find_violation(t, compute_dependences(s).validity()));
+    return tiled;
+  };
+  std::vector<std::string> log;
+  // 3328 rows: a sweep of j touches 3328 lines of wt, 208 KiB.
+  auto big = tiles("3328", log);
+  ASSERT_EQ(big.size(), 1u) << ::testing::PrintToString(log);
+  EXPECT_EQ(big[0].sizes, (std::vector<long>{64, 16}));
+  // A parameter's extent: no constant bounds the sweep.
+  EXPECT_EQ(tiles("N", log).size(), 1u) << ::testing::PrintToString(log);
+  // 64 rows: 4 KiB of lines a sweep stay in L1, and a plain element-wise sweep reuses nothing.
+  EXPECT_TRUE(tiles("64", log).empty()) << ::testing::PrintToString(log);
+  Scop copy = scop_of(ctx, "for (i = 0; i < 3328; i++) for (j = 0; j < 3328; j++)\n  b[i][j] = a[i][j];");
+  isl::schedule plain = identity_band(ctx, copy, "{ S0[i, j] -> [i, j] }");
+  EXPECT_EQ(crossed_arrays(plain.get_root().child(0), copy), 0);
+  std::vector<TiledBand> tiled;
+  tile_bands(plain, copy, o, log, &tiled);
+  EXPECT_TRUE(tiled.empty());
+}
+
+TEST(LoopOrder, InnermostTripCountWithTheOuterLoopsFixed) {
+  IslContext ctx;
+  Scop s = scop_of(ctx, "for (i = 0; i < 100; i++) for (j = i; j < i + 24; j++)\n  a[i][j] = 0;");
+  EXPECT_EQ(innermost_trip_count(identity_band(ctx, s, "{ S0[i, j] -> [i, j] }").get_root().child(0)), 24);
+  Scop p = scop_of(ctx, "for (i = 0; i < N; i++) for (j = 0; j < N; j++)\n  a[i][j] = 0;");
+  EXPECT_EQ(innermost_trip_count(identity_band(ctx, p, "[N] -> { S0[i, j] -> [i, j] }").get_root().child(0)), -1);
+}
+
 TEST(Passes, GemmPipelineMarksParallelAndSimd) {
   IslContext ctx;
   Scop s = scop_of(ctx, "for (i = 0; i < 64; i++) for (j = 0; j < 64; j++) for (k = 0; k < 64; k++)\n"
