@@ -45,6 +45,9 @@ std::string KernelWriter::source(KernelReport& report, const KernelWriterOptions
     Scop scop = b.build();
     PolycOptions options;
     options.register_block.enabled = true;
+    options.register_block.live_out.emplace();
+    for (const KernelArgument& a : arguments_)
+      if (a.write) options.register_block.live_out->insert(a.name);
     options.matmul.enabled = writer_options.pack_contractions;
     options.matmul.left_in_place = writer_options.pack_contractions;
     options.vectorize = true;

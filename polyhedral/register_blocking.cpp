@@ -66,7 +66,7 @@ struct Chain {
 };
 
 // The chain's statements, or the reason the scop is not one.
-std::optional<Chain> find_chain(const Scop& scop, std::string& why) {
+std::optional<Chain> find_chain(const Scop& scop, const RegisterBlockOptions& o, std::string& why) {
   const auto& st = scop.statements;
   if (st.size() < 2) return why = "fewer than two statements", std::nullopt;
   Chain c;
@@ -99,6 +99,8 @@ std::optional<Chain> find_chain(const Scop& scop, std::string& why) {
     for (const auto& s : st)
       if (&s != &f && (reads_array(s.rhs, f.lhs->text) || (f.lhs->text != z && s.lhs && s.lhs->text == f.lhs->text)))
         return why = f.lhs->text + " is also used by " + s.name, std::nullopt;
+    if (f.lhs->text != z && (!o.live_out || o.live_out->count(z)))
+      return why = z + " is live-out but " + f.name + " writes " + f.lhs->text + " (the block would never be stored)", std::nullopt;
     c.final = &f;
   }
   if (!init.accesses.front().relation.is_injective()) return why = target + " is not one element per instance", std::nullopt;
@@ -154,7 +156,7 @@ isl::schedule insert_mark(isl::schedule s, const std::string& name, intptr_t dep
 std::optional<RegisterBlocking> register_block(Scop& scop, const RegisterBlockOptions& o, std::vector<std::string>& log) {
   if (!o.enabled) return std::nullopt;
   std::string why;
-  std::optional<Chain> chain = find_chain(scop, why);
+  std::optional<Chain> chain = find_chain(scop, o, why);
   if (!chain) {
     log.push_back("register blocking: not a reduction chain (" + why + ")");
     return std::nullopt;
@@ -169,7 +171,7 @@ std::optional<RegisterBlocking> register_block(Scop& scop, const RegisterBlockOp
   }
   if (!chain->final) {
     scop.statements.push_back(store_statement(scop, *chain->init));
-    chain = find_chain(scop, why);  // pointers into the grown vector
+    chain = find_chain(scop, o, why);  // pointers into the grown vector
     log.push_back("register blocking: store statement " + scop.statements.back().name + " added");
   }
   const Statement& init = *chain->init;

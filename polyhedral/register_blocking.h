@@ -8,7 +8,8 @@
 //   init    Z[f(x)]  = e0            (e0 does not read Z)
 //   update  Z[f(x)] op= e1 over x,y  (the extra iterators y are the reduction; e1 does not read Z)
 //   final   W[g(x)]  = e2            (optional; reads Z only as Z[f(x)]; W is Z with the same
-//                                     subscripts, or an array nothing else in the scop touches)
+//                                     subscripts, or an array nothing else in the scop touches
+//                                     when Z is not live-out: Z then never leaves the block)
 // with f injective, Z touched nowhere else, and the domains of update and final projecting
 // onto init's. Without a final statement one is added: Z[f(x)] = Z[f(x)], the store.
 //
@@ -47,6 +48,9 @@ struct RegisterBlockOptions {
   int vector_lanes = 16;  // elements of one vector register (fp32 in AVX-512)
   int accumulators = 24;  // vector registers the block may take (of 32)
   int max_vectors = 4;    // vectors along v per block
+  // The arrays read after the scop (a kernel's outputs); unset: every array. A chain whose
+  // final statement writes another array than Z is blocked only when Z is not one of them.
+  std::optional<std::set<std::string>> live_out;
 };
 
 // What the code generator needs to keep a block of one array in registers.

@@ -91,9 +91,9 @@ std::vector<Kernel> kernels(const CrossingShape& shape) {
                        .nest([&](poly::ScopBuilder& b) {
                          b.for_("i", "0", k).for_("j", "0", k).stmt("wt[j][i] = w[i][j]").end().end();
                        })
-                       // u is an output: its chain ends in its own store, not in y's statement
-                       // (register_blocking.h keeps Z in registers only when the final statement
-                       // writes another array).
+                       // y in a sweep of its own: run on each micro-tile of the packed product
+                       // (matmul_packing.h fuses it there when it shares the nest) the forward
+                       // was slower at width 16 (docs/BENCHMARKS.md).
                        .nest([&](poly::ScopBuilder& b) {
                          b.for_("b", "0", "N").for_("i", "0", k).stmt("u[b][i] = bias[i]");
                          b.for_("j", "0", k).stmt("u[b][i] += x[b][j] * wt[j][i]").end().end().end();

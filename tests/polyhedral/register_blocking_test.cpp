@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <set>
 #include <string>
 
 #include "polyhedral/polyc.h"
@@ -157,6 +158,33 @@ void f(void) {
   EXPECT_NE(joined(r.scops[0].passes).find("register blocking: not a reduction chain (S1 reads s on its right-hand side)"),
             std::string::npos)
       << joined(r.scops[0].passes);
+}
+
+// Z live-out and a final statement writing another array: blocked, Z would never be stored.
+TEST_F(RegisterBlocking, LiveOutAccumulatorWithAnotherFinalArrayIsNotBlocked) {
+  const std::string source = R"(#define N 8
+#define K 16
+#define M 32
+float A[N][K], B[K][M], U[N][M], Y[N][M];
+void f(void) {
+#pragma scop
+  for (int n = 0; n < N; n++)
+    for (int m = 0; m < M; m++) {
+      U[n][m] = 0.0f;
+      for (int k = 0; k < K; k++)
+        U[n][m] += A[n][k] * B[k][m];
+      Y[n][m] = 2.0f * U[n][m];
+    }
+#pragma endscop
+}
+)";
+  PolycResult every = polyc(source, blocking());  // live_out unset: every array
+  EXPECT_NE(every.scops.at(0).schedule_origin, "register-blocked reduction chain");
+  EXPECT_NE(joined(every.scops[0].passes).find("U is live-out but S2 writes Y"), std::string::npos)
+      << joined(every.scops[0].passes);
+  PolycOptions scratch = blocking();
+  scratch.register_block.live_out = std::set<std::string>{"Y"};  // U a scratch array
+  EXPECT_EQ(polyc(source, scratch).scops.at(0).schedule_origin, "register-blocked reduction chain");
 }
 
 TEST_F(RegisterBlocking, OffByDefaultForCFiles) {
