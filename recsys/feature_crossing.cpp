@@ -20,8 +20,8 @@ std::string str(long long v) { return std::to_string(v); }
 struct Kernel {
   Kernel(std::string name, std::vector<poly::KernelArgument> arguments, double flops)
       : writer(std::move(name), std::move(arguments)), flops_per_example(flops) {}
-  Kernel& nest(poly::KernelWriter::Nest describe) {
-    writer.nest(std::move(describe));
+  Kernel& nest(poly::KernelWriter::Nest describe, poly::KernelWriter::Order order = poly::KernelWriter::Order::kScheduled) {
+    writer.nest(std::move(describe), order);
     return *this;
   }
   poly::KernelWriter writer;
@@ -113,10 +113,15 @@ std::vector<Kernel> kernels(const CrossingShape& shape) {
                                  {"dw", row, true},
                                  {"dbias", "", true}},
                                 static_cast<double>(4 * K * K + 4 * K))
-                       .nest([&](poly::ScopBuilder& b) {
-                         b.for_("b", "0", "N").for_("i", "0", k);
-                         b.stmt("du[b][i] = dy[b][i] * x0[b][i]").stmt("dx0[b][i] = dy[b][i] * u[b][i]").end().end();
-                       })
+                       // du, dx0 and dbias in one sweep over dy (isl would split it again).
+                       .nest(
+                           [&](poly::ScopBuilder& b) {
+                             b.for_("i", "0", k).stmt("dbias[i] = 0.0f").end();
+                             b.for_("b", "0", "N").for_("i", "0", k);
+                             b.stmt("du[b][i] = dy[b][i] * x0[b][i]").stmt("dx0[b][i] = dy[b][i] * u[b][i]");
+                             b.stmt("dbias[i] += du[b][i]").end().end();
+                           },
+                           poly::KernelWriter::Order::kAsWritten)
                        .nest([&](poly::ScopBuilder& b) {
                          b.for_("b", "0", "N").for_("j", "0", k).stmt("dx[b][j] = dy[b][j]");
                          b.for_("i", "0", k).stmt("dx[b][j] += w[i][j] * du[b][i]").end().end().end();
@@ -124,10 +129,6 @@ std::vector<Kernel> kernels(const CrossingShape& shape) {
                        .nest([&](poly::ScopBuilder& b) {
                          b.for_("i", "0", k).for_("j", "0", k).stmt("dw[i][j] = 0.0f");
                          b.for_("b", "0", "N").stmt("dw[i][j] += du[b][i] * x[b][j]").end().end().end();
-                       })
-                       .nest([&](poly::ScopBuilder& b) {
-                         b.for_("i", "0", k).stmt("dbias[i] = 0.0f");
-                         b.for_("b", "0", "N").stmt("dbias[i] += du[b][i]").end().end();
                        }));
   return out;
 }
