@@ -86,7 +86,12 @@ void add_bench_command(CLI::App& app) {
   polyc_cmd->add_option("--threads", po.threads, "OpenMP threads for polyc and parallel Polly")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  polyc_cmd->add_option("--repeats", po.repeats, "runs per variant (best kept)")->check(CLI::PositiveNumber)->capture_default_str();
+  polyc_cmd->add_option("--repeats", po.repeats, "runs per variant (with --suite polybench interleaved round by round)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  polyc_cmd->add_option("--statistic", po.statistic, "a variant's time of its runs: median or best")
+      ->check(CLI::IsMember({"median", "best"}))
+      ->capture_default_str();
   polyc_cmd->add_option("--kernels-dir", po.kernels_dir,
                         "directory of the kernel .c files (default: $PZ_KERNELS_DIR, else found beside the "
                         "executable: share/polyzero/kernels of an install, tests/polyhedral/kernels of a source tree)");

@@ -254,7 +254,21 @@ Compiler compiler_for(const Compiler& c, const std::string& polyc_output) {
   return out;
 }
 
-// Best time of the scop regions over `repeats` runs; the first run's output is kept.
+}  // namespace
+
+double summarise_times(std::vector<double> times, const std::string& statistic) {
+  if (statistic != "median" && statistic != "best")
+    throw std::invalid_argument("statistic must be median or best (got " + statistic + ")");
+  if (times.empty()) return 0;
+  std::sort(times.begin(), times.end());
+  if (statistic == "best") return times.front();
+  const std::size_t mid = times.size() / 2;
+  return times.size() % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+}
+
+namespace {
+
+// The statistic of the scop regions' time over `repeats` runs; the first run's output is kept.
 VariantRun measure(const fs::path& dir, const Compiler& c, const std::string& source, const PolycBenchOptions& o,
                    const std::vector<double>* reference, std::vector<double>& output) {
   VariantRun r;
@@ -271,7 +285,7 @@ VariantRun measure(const fs::path& dir, const Compiler& c, const std::string& so
   }
   fs::path out = dir / (name + ".bin"), err = dir / (name + ".stderr");
   std::string env = "OMP_NUM_THREADS=" + std::to_string(c.threaded ? o.threads : 1) + " ";
-  double best = INFINITY, spent = 0;
+  double spent = 0;
   // Slow variants stop repeating once they have used their share: a 10 s baseline run
   // is not noisy enough to need three of them, and the whole set must stay in minutes.
   for (int k = 0; k < std::max(1, o.repeats) && spent < o.variant_seconds; ++k) {
@@ -289,10 +303,10 @@ VariantRun measure(const fs::path& dir, const Compiler& c, const std::string& so
       return r;
     }
     double t = std::strtod(text.c_str() + at + 17, nullptr);
-    best = std::min(best, t);
+    r.times.push_back(t);
     spent += t;
   }
-  r.seconds = best;
+  r.seconds = summarise_times(r.times, o.statistic);
   output = read_doubles(out);
   if (output.empty()) {
     r.error = "no output values";
@@ -461,6 +475,44 @@ int compile_polybench(const std::string& command, const fs::path& src, const fs:
                    timeout);
 }
 
+std::string polybench_run_error(int rc) {
+  return rc == 124 ? "run timed out" : rc == -2 ? "no time printed" : "run failed with status " + std::to_string(rc);
+}
+
+fs::path out_of(const fs::path& kernel_dir) { return kernel_dir / "repeat.out"; }
+
+// The binary of one entry of KernelResult::runs and its thread count.
+struct TimedBinary {
+  fs::path exe;
+  int threads = 1;
+};
+
+// The runs after each variant's first: round by round, every variant once a round, so that
+// a machine whose speed drifts over minutes (a shared VM, another process) slows all the
+// variants alike instead of whichever ran while it was slow. A variant that has run
+// variant_seconds in all stops repeating. Then each variant's time is the statistic of its
+// runs.
+void time_interleaved(KernelResult& kr, const std::vector<TimedBinary>& timed, const PolycBenchOptions& o, const fs::path& out,
+                      const std::function<void(const std::string&)>& say) {
+  for (int k = 1; k < o.repeats; ++k)
+    for (std::size_t i = 0; i < kr.runs.size(); ++i) {
+      VariantRun& r = kr.runs[i];
+      double spent = 0;
+      for (double t : r.times) spent += t;
+      if (!r.ok || spent >= o.variant_seconds) continue;
+      PolybenchRun pr = run_polybench_binary(timed[i].exe, timed[i].threads, fs::path(), out, o.timeout_seconds);
+      if (pr.rc != 0) {
+        r.ok = false;
+        r.error = "repeat " + std::to_string(k + 1) + ": " + polybench_run_error(pr.rc);
+        say(r.variant + ": " + r.error);
+        continue;
+      }
+      r.times.push_back(pr.seconds);
+    }
+  for (VariantRun& r : kr.runs)
+    if (!r.times.empty()) r.seconds = summarise_times(r.times, o.statistic);
+}
+
 std::string join_flags(const std::vector<std::string>& flags) {
   std::string out;
   for (const auto& f : flags) out += " " + poly::shell_quote(f);
@@ -547,6 +599,8 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
 
   TempDir dir(o.work_dir);
   PolycBenchResult result;
+  result.statistic = o.statistic;
+  summarise_times({}, o.statistic);  // an unknown statistic fails before any compile
   BusyCore busy(o.busy_core);
   if (busy.active())
     result.notes.push_back("busy core: a spinning process (nice 0) pinned to CPU " + std::to_string(busy.cpu()) + " for the whole run");
@@ -574,7 +628,8 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
   }
   result.notes.push_back("PolyBench " + pb + ": -D<SIZE>_DATASET -DPOLYBENCH_TIME -DPOLYBENCH_DUMP_ARRAYS" +
                          std::string(o.scalar_bounds ? " -DPOLYBENCH_USE_SCALAR_LB" : "") + ", polybench.o by gcc -O2; "
-                         "times are PolyBench's (the kernel call), best of " + std::to_string(o.repeats) + " runs");
+                         "times are PolyBench's (the kernel call), the " + o.statistic + " of " + std::to_string(o.repeats) +
+                         " runs, the variants' runs interleaved");
 
   poly::PolycOptions po;
   po.tile.mode = poly::TileOptions::Mode::kAuto;
@@ -665,6 +720,7 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
         }
         return "";
       };
+      std::vector<TimedBinary> timed;  // per entry of kr.runs
       for (const auto& v : result.variants) {
         say(ds + " " + name + ": " + v);
         VariantRun r;
@@ -685,18 +741,10 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
           r.error = "compile failed: " + first_lines(slurp(kdir / (v + ".log")), 3);
         } else {
           polyc_built = polyc_built || shares_polyc;
-          double best = INFINITY, spent = 0;
-          for (int k = 0; k < std::max(1, o.repeats) && spent < o.variant_seconds; ++k) {
-            PolybenchRun pr = run_polybench_binary(exe, threads, k == 0 ? dump : fs::path(), out, o.timeout_seconds);
-            if (pr.rc != 0) {
-              r.error = pr.rc == 124 ? "run timed out" : pr.rc == -2 ? "no time printed" : "run failed with status " + std::to_string(pr.rc);
-              break;
-            }
-            best = std::min(best, pr.seconds);
-            spent += pr.seconds;
-          }
+          PolybenchRun pr = run_polybench_binary(exe, threads, dump, out, o.timeout_seconds);
+          if (pr.rc != 0) r.error = polybench_run_error(pr.rc);
           if (r.error.empty()) {
-            r.seconds = best;
+            r.times.push_back(pr.seconds);
             if (v == "gcc") {
               have_reference = true;
               r.ok = true;
@@ -728,7 +776,12 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
           if (is_polyc) result.polyc_ok = false;
         }
         kr.runs.push_back(r);
+        timed.push_back({exe, threads});
       }
+      time_interleaved(kr, timed, o, out_of(kdir), [&](const std::string& line) { say(ds + " " + name + ": " + line); });
+      for (const VariantRun& r : kr.runs)
+        if (!r.ok && r.error.rfind("repeat ", 0) == 0 && (r.variant == "polyc" || r.variant == "polyc-1t" || r.variant == "polyc-tuned"))
+          result.polyc_ok = false;
       // The dumps of a large dataset take disk space; the binaries and sources stay.
       if (o.work_dir.empty())
         for (const auto& v : result.variants) {
@@ -822,6 +875,8 @@ PolycBenchResult run_polyc_bench(const PolycBenchOptions& options) {
   }
   TempDir dir(o.work_dir);
   PolycBenchResult result;
+  result.statistic = o.statistic;
+  summarise_times({}, o.statistic);  // an unknown statistic fails before any compile
   BusyCore busy(o.busy_core);
   if (busy.active())
     result.notes.push_back("busy core: a spinning process (nice 0) pinned to CPU " + std::to_string(busy.cpu()) + " for the whole run");
@@ -902,7 +957,7 @@ std::string format_polybench_table(const PolycBenchResult& r) {
     for (const char* base : {"gcc", "polly", "polly-parallel"})
       if (has(mine) && has(base) && !(std::string(mine) != "polyc" && std::string(base) == "polly-parallel"))
         ratios.emplace_back(mine, base);
-  out << "times: PolyBench's kernel time, best of the runs (seconds); speedup = baseline time / polyc time "
+  out << "times: PolyBench's kernel time, " + r.statistic + " of the runs (seconds); speedup = baseline time / polyc time "
          "(polyc-1t: one thread, polyc-tuned: one thread after --tune, polyc: the bench's thread count)\n";
   std::snprintf(buf, sizeof buf, "%-15s %-10s", "kernel", "dataset");
   out << buf;
@@ -975,7 +1030,7 @@ std::string format_polyc_table(const PolycBenchResult& r) {
     if (!k.dataset.empty()) return format_polybench_table(r);
   std::ostringstream out;
   char buf[64];
-  out << "times: best of the runs, scop regions only (seconds); speedup = baseline time / polyc time\n";
+  out << "times: " + r.statistic + " of the runs, scop regions only (seconds); speedup = baseline time / polyc time\n";
   std::snprintf(buf, sizeof buf, "%-16s", "kernel");
   out << buf;
   for (const auto& v : r.variants) {
@@ -1039,6 +1094,7 @@ std::string format_polyc_json(const PolycBenchResult& r) {
   j["variants"] = r.variants;
   j["notes"] = r.notes;
   j["polyc_ok"] = r.polyc_ok;
+  j["statistic"] = r.statistic;
   j["kernels"] = nlohmann::json::array();
   for (const auto& k : r.kernels) {
     nlohmann::json jk;
@@ -1048,6 +1104,7 @@ std::string format_polyc_json(const PolycBenchResult& r) {
     for (const auto& run : k.runs) {
       nlohmann::json jr = {{"ok", run.ok}, {"max_error", run.max_error}};
       if (run.ok) jr["seconds"] = run.seconds;
+      if (!run.times.empty()) jr["times"] = run.times;
       if (!run.error.empty()) jr["error"] = run.error;
       if (!run.note.empty()) jr["note"] = run.note;
       jk["runs"][run.variant] = jr;

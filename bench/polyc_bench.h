@@ -6,7 +6,8 @@
 // (-D<SIZE>_DATASET -DPOLYBENCH_TIME -DPOLYBENCH_DUMP_ARRAYS, utilities/ on the include
 // path) and links one polybench.o; polyc reads the file after the preprocessor and writes
 // it back with the region replaced (polyc.h), then gcc compiles that. Times are PolyBench's
-// own (the kernel call), best of the repeats; the array dumps (stderr) are compared with
+// own (the kernel call), the median (or best) of the repeats, every variant's runs
+// interleaved round by round after its first; the array dumps (stderr) are compared with
 // gcc -O3's. Variants: gcc -O3, Polly, parallel Polly (T threads), polyc on 1 and on T
 // threads (one binary). Where polyc's dump differs beyond the tolerance, polyc
 // --no-reassociate built with -ffp-contract=off must match gcc -O3 -ffp-contract=off
@@ -16,8 +17,8 @@
 // Each kernel file is resized (its `#define NAME <int>` lines get the sizes of the chosen
 // set), a timing harness is put around its scop regions and its printf output is captured
 // as binary doubles instead of text, so the kernel sources stay unmodified PolyBench-style
-// C. Every variant is compiled in a private temporary directory, run `repeats` times (best
-// time of the scop regions kept), and its output compared with gcc -O3's.
+// C. Every variant is compiled in a private temporary directory, run `repeats` times (the
+// median or best time of the scop regions kept), and its output compared with gcc -O3's.
 //
 // Decisions:
 // - Baselines run single-threaded except Polly with -polly-parallel, which gets the same
@@ -43,7 +44,10 @@ struct PolycBenchOptions {
   std::vector<std::string> kernels;  // empty: the default set (every PolyBench-style kernel)
   std::string size = "large";        // large | medium | small (the files' own, tiny sizes)
   int threads = 2;                   // OpenMP threads for polyc and parallel Polly
-  int repeats = 3;                   // best of (fewer once a variant has run variant_seconds)
+  int repeats = 3;                   // runs per variant (fewer once it has run variant_seconds)
+  // What a variant's time is of its runs: "median" (robust where the machine's speed drifts
+  // or another process takes a core now and then) or "best" (the fastest run).
+  std::string statistic = "median";
   double variant_seconds = 3;
   std::string kernels_dir;           // empty: $PZ_KERNELS_DIR or beside the executable (util/data_dirs.h)
   std::string work_dir;              // empty: a fresh temporary directory, removed afterwards
@@ -70,7 +74,8 @@ struct PolycBenchOptions {
 struct VariantRun {
   std::string variant;  // gcc, graphite, polly, polly-parallel, polyc
   bool ok = false;
-  double seconds = 0;    // best of the repeats, scop regions only
+  double seconds = 0;    // the statistic of `times`, scop regions only
+  std::vector<double> times;  // every run's time, in the order run
   double max_error = 0;  // against gcc -O3's output (see the header comment)
   std::string error;     // why it is not ok: compiler missing, compile failure, wrong output...
   std::string note;      // e.g. why differing dumps were accepted (ill-conditioned kernel)
@@ -94,7 +99,12 @@ struct PolycBenchResult {
   std::map<std::string, double> geomean_speedup;
   std::map<std::string, int> geomean_count;
   bool polyc_ok = true;  // polyc ran and matched gcc -O3 on every kernel
+  std::string statistic = "median";  // PolycBenchOptions::statistic of the run
 };
+
+// The median (the mean of the middle two for an even count) or the least of `times`; 0 for
+// none. std::invalid_argument for another statistic.
+double summarise_times(std::vector<double> times, const std::string& statistic);
 
 std::vector<std::string> default_polyc_kernels();
 std::map<std::string, std::string> polyc_bench_sizes(const std::string& kernel, const std::string& size);

@@ -20,6 +20,14 @@ TEST(PolycBench, ResizesDefinesAndTimesEachScop) {
   for (const auto& k : default_polyc_kernels()) EXPECT_FALSE(polyc_bench_sizes(k, "large").empty()) << k;
 }
 
+TEST(PolycBench, SummariseTimesMedianOrBest) {
+  EXPECT_EQ(summarise_times({3, 1, 2}, "median"), 2);
+  EXPECT_EQ(summarise_times({3, 1, 2}, "best"), 1);
+  EXPECT_EQ(summarise_times({4, 1, 3, 2}, "median"), 2.5);
+  EXPECT_EQ(summarise_times({}, "median"), 0);
+  EXPECT_THROW(summarise_times({1}, "mean"), std::invalid_argument);
+}
+
 TEST(PolycBench, SmokeGemmSmallSizes) {
   PolycBenchOptions o;
   o.kernels = {"gemm"};

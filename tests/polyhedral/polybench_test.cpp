@@ -60,6 +60,30 @@ TEST(PolyBench, EveryKernelAtMiniMatchesGcc) {
   EXPECT_TRUE(r.polyc_ok);
 }
 
+// Repeats run round by round over the variants; each variant's time is the median of its runs.
+TEST(PolyBench, RepeatsAreInterleavedAndSummarised) {
+  const char* dir = std::getenv("POLYBENCH_DIR");
+  if (!dir || !*dir || !fs::exists(fs::path(dir) / "utilities" / "polybench.h"))
+    GTEST_SKIP() << "PolyBench/C 4.2.1 not found: set POLYBENCH_DIR to the unpacked suite";
+  bench::PolycBenchOptions o;
+  o.suite = "polybench";
+  o.polybench_dir = dir;
+  o.datasets = {"MINI"};
+  o.kernels = {"jacobi-1d"};
+  o.variants = {"gcc", "polyc-1t"};
+  o.repeats = 3;
+  const bench::PolycBenchResult r = bench::run_polyc_bench(o);
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.statistic, "median");
+  for (const auto& run : r.kernels[0].runs) {
+    ASSERT_TRUE(run.ok) << run.variant << ": " << run.error;
+    ASSERT_EQ(run.times.size(), 3u) << run.variant;
+    EXPECT_EQ(run.seconds, bench::summarise_times(run.times, "median")) << run.variant;
+  }
+  o.statistic = "mean";
+  EXPECT_THROW(bench::run_polyc_bench(o), std::invalid_argument);
+}
+
 TEST(PolyBench, MissingSuiteSaysWhereItLooked) {
   try {
     bench::find_polybench_dir("/nonexistent/polybench");
