@@ -479,8 +479,6 @@ std::string polybench_run_error(int rc) {
   return rc == 124 ? "run timed out" : rc == -2 ? "no time printed" : "run failed with status " + std::to_string(rc);
 }
 
-fs::path out_of(const fs::path& kernel_dir) { return kernel_dir / "repeat.out"; }
-
 // The binary of one entry of KernelResult::runs and its thread count.
 struct TimedBinary {
   fs::path exe;
@@ -491,9 +489,10 @@ struct TimedBinary {
 // a machine whose speed drifts over minutes (a shared VM, another process) slows all the
 // variants alike instead of whichever ran while it was slow. A variant that has run
 // variant_seconds in all stops repeating. Then each variant's time is the statistic of its
-// runs.
-void time_interleaved(KernelResult& kr, const std::vector<TimedBinary>& timed, const PolycBenchOptions& o, const fs::path& out,
-                      const std::function<void(const std::string&)>& say) {
+// runs. Returns the variants whose repeat failed.
+std::vector<std::string> time_interleaved(KernelResult& kr, const std::vector<TimedBinary>& timed, const PolycBenchOptions& o,
+                                          const fs::path& out, const std::function<void(const std::string&)>& say) {
+  std::vector<std::string> failed;
   for (int k = 1; k < o.repeats; ++k)
     for (std::size_t i = 0; i < kr.runs.size(); ++i) {
       VariantRun& r = kr.runs[i];
@@ -505,13 +504,17 @@ void time_interleaved(KernelResult& kr, const std::vector<TimedBinary>& timed, c
         r.ok = false;
         r.error = "repeat " + std::to_string(k + 1) + ": " + polybench_run_error(pr.rc);
         say(r.variant + ": " + r.error);
+        failed.push_back(r.variant);
         continue;
       }
       r.times.push_back(pr.seconds);
     }
   for (VariantRun& r : kr.runs)
     if (!r.times.empty()) r.seconds = summarise_times(r.times, o.statistic);
+  return failed;
 }
+
+bool is_polyc_variant(const std::string& v) { return v == "polyc" || v == "polyc-1t" || v == "polyc-tuned"; }
 
 std::string join_flags(const std::vector<std::string>& flags) {
   std::string out;
@@ -726,7 +729,7 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
         VariantRun r;
         r.variant = v;
         const bool is_tuned = v == "polyc-tuned", shares_polyc = v == "polyc" || v == "polyc-1t";
-        const bool is_polyc = shares_polyc || is_tuned;
+        const bool is_polyc = is_polyc_variant(v);
         const int threads = v == "polyc" || v == "polly-parallel" ? o.threads : 1;
         const fs::path exe = kdir / (shares_polyc ? "polyc" : v);
         const fs::path dump = kdir / (v + ".dump"), out = kdir / (v + ".out");
@@ -778,10 +781,9 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
         kr.runs.push_back(r);
         timed.push_back({exe, threads});
       }
-      time_interleaved(kr, timed, o, out_of(kdir), [&](const std::string& line) { say(ds + " " + name + ": " + line); });
-      for (const VariantRun& r : kr.runs)
-        if (!r.ok && r.error.rfind("repeat ", 0) == 0 && (r.variant == "polyc" || r.variant == "polyc-1t" || r.variant == "polyc-tuned"))
-          result.polyc_ok = false;
+      for (const std::string& v : time_interleaved(kr, timed, o, kdir / "repeat.out",
+                                                    [&](const std::string& line) { say(ds + " " + name + ": " + line); }))
+        if (is_polyc_variant(v)) result.polyc_ok = false;
       // The dumps of a large dataset take disk space; the binaries and sources stay.
       if (o.work_dir.empty())
         for (const auto& v : result.variants) {

@@ -33,11 +33,20 @@ isl::schedule_node permute_band(isl::schedule_node band, const std::vector<int>&
   return isl::manage(node);
 }
 
-AccessStride access_stride(const isl::schedule_node& band, int member, const isl::map& access) {
-  isl::union_set dom = node_domain(band);
+namespace {
+
+// Each statement instance below `band` -> its schedule point: the loops above the band, then
+// the band's members.
+isl::union_map schedule_through(const isl::schedule_node& band) {
   isl::union_map prefix = band.prefix_schedule_union_map();
   isl::union_map part = isl::manage(isl_union_map_from_multi_union_pw_aff(isl_schedule_node_band_get_partial_schedule(band.get())));
-  isl::union_map sched = isl::manage(isl_union_map_flat_range_product(prefix.release(), part.release())).intersect_domain(dom);
+  return isl::manage(isl_union_map_flat_range_product(prefix.release(), part.release())).intersect_domain(node_domain(band));
+}
+
+}  // namespace
+
+AccessStride access_stride(const isl::schedule_node& band, int member, const isl::map& access) {
+  isl::union_map sched = schedule_through(band);
   // element at schedule point t -> element at the point one step further along `member`
   isl::union_map at = sched.reverse().apply_range(isl::union_map(access));
   if (at.is_empty()) return AccessStride::kInvariant;
@@ -107,11 +116,7 @@ int crossed_arrays(const isl::schedule_node& band, const Scop& scop) {
 }
 
 long long innermost_trip_count(const isl::schedule_node& band) {
-  isl::union_map prefix = band.prefix_schedule_union_map();
-  isl::union_map part = isl::manage(isl_union_map_from_multi_union_pw_aff(isl_schedule_node_band_get_partial_schedule(band.get())));
-  isl::union_set points = isl::manage(isl_union_map_flat_range_product(prefix.release(), part.release()))
-                              .intersect_domain(node_domain(band))
-                              .range();
+  isl::union_set points = schedule_through(band).range();
   std::vector<isl::set> sets;
   isl_union_set_foreach_set(points.get(), [](isl_set* s, void* user) {
     static_cast<std::vector<isl::set>*>(user)->push_back(isl::manage(s));

@@ -91,9 +91,9 @@ std::vector<Kernel> kernels(const CrossingShape& shape) {
                        .nest([&](poly::ScopBuilder& b) {
                          b.for_("i", "0", k).for_("j", "0", k).stmt("wt[j][i] = w[i][j]").end().end();
                        })
-                       // y in a sweep of its own: run on each micro-tile of the packed product
-                       // (matmul_packing.h fuses it there when it shares the nest) the forward
-                       // was slower at width 16 (docs/BENCHMARKS.md).
+                       // y keeps a sweep of its own: fused into the packed product's micro-tiles
+                       // (as matmul_packing.h does when they share a nest) it made the forward
+                       // slower at width 16 (docs/BENCHMARKS.md).
                        .nest([&](poly::ScopBuilder& b) {
                          b.for_("b", "0", "N").for_("i", "0", k).stmt("u[b][i] = bias[i]");
                          b.for_("j", "0", k).stmt("u[b][i] += x[b][j] * wt[j][i]").end().end().end();
