@@ -301,6 +301,7 @@ std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, Sc
   }
   ScheduleOptions so = o.schedule;
   if (so.stream_bytes > 0 && o.tile.cache.l2 > 0) so.stream_bytes = o.tile.cache.l2;
+  if (so.column_sweep_bytes > 0 && o.tile.cache.l1 > 0) so.column_sweep_bytes = o.tile.cache.l1 / 2;
   ScheduleResult sr = budget.run("scheduling", [&] { return compute_schedule(ctx, scop, deps, so); });
   report.schedule_origin = sr.origin;
   PassState state;

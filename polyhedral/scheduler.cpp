@@ -9,6 +9,7 @@
 
 #include "polyhedral/isl_context.h"
 #include "polyhedral/legality.h"
+#include "polyhedral/loop_order.h"
 #include "polyhedral/point_count.h"
 
 #include <optional>
@@ -45,6 +46,14 @@ isl::schedule run_isl_scheduler(IslContext& ctx, const Scop& scop, const isl::un
 
 namespace {
 
+// The statement instances a child of a sequence or set keeps: a filter node's own filter
+// (node_domain gives what reaches it, before its filter applies), else its domain.
+isl::union_set filter_or_domain(const isl::schedule_node& child) {
+  return isl_schedule_node_get_type(child.get()) == isl_schedule_node_filter
+             ? isl::manage(isl_schedule_node_filter_get_filter(child.get()))
+             : node_domain(child);
+}
+
 // How many loop dimensions statements `a` and `b` share under `schedule` (the depth of the
 // band members above the node where their paths part).
 int shared_loops(isl::schedule_node node, const std::string& a, const std::string& b) {
@@ -61,10 +70,7 @@ int shared_loops(isl::schedule_node node, const std::string& a, const std::strin
     int next = -1;
     for (int i = 0; i < n; ++i) {
       // A filter node's domain is what reaches it, before its own filter applies.
-      isl::schedule_node c = node.child(i);
-      isl::union_set dom = isl_schedule_node_get_type(c.get()) == isl_schedule_node_filter
-                               ? isl::manage(isl_schedule_node_filter_get_filter(c.get()))
-                               : node_domain(c);
+      isl::union_set dom = filter_or_domain(node.child(i));
       bool has_a = false, has_b = false;
       for (isl::set s : sets_of(dom)) {
         std::string name = isl_set_get_tuple_name(s.get());
@@ -247,6 +253,56 @@ bool splits_streamed_nest(const Scop& scop, const isl::schedule& schedule, long 
   return false;
 }
 
+namespace {
+
+// The deepest band node on the path from the root to statement `name`'s leaf; null when
+// none.
+isl::schedule_node innermost_band_of(const isl::schedule& schedule, const std::string& name) {
+  isl::schedule_node node = schedule.get_root(), band;
+  for (;;) {
+    if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_band) band = node;
+    const int n = static_cast<int>(isl_schedule_node_n_children(node.get()));
+    if (n == 0) return band;
+    int next = n == 1 ? 0 : -1;
+    for (int i = 0; i < n && next < 0; ++i)
+      for (isl::set s : sets_of(filter_or_domain(node.child(i))))
+        if (name == isl_set_get_tuple_name(s.get())) next = i;
+    if (next < 0) return band;
+    node = node.child(next);
+  }
+}
+
+}  // namespace
+
+bool walks_columns(const Scop& scop, const isl::schedule& schedule, long sweep_bytes, std::string& why) {
+  if (sweep_bytes <= 0) return false;
+  constexpr long long kLineBytes = 64;
+  int deepest = 0;
+  for (const auto& s : scop.statements) deepest = std::max(deepest, static_cast<int>(isl_set_dim(s.domain.get(), isl_dim_set)));
+  for (const auto& s : scop.statements) {
+    if (static_cast<int>(isl_set_dim(s.domain.get(), isl_dim_set)) < deepest) continue;
+    isl::schedule_node mine = innermost_band_of(schedule, s.name), source = innermost_band_of(scop.schedule, s.name);
+    if (mine.is_null() || source.is_null()) continue;
+    const int n = static_cast<int>(isl_schedule_node_band_n_member(mine.get()));
+    const int source_last = static_cast<int>(isl_schedule_node_band_n_member(source.get())) - 1;
+    const long long trips = innermost_trip_count(mine);
+    if (trips >= 0 && trips * kLineBytes <= sweep_bytes) continue;
+    for (const auto& a : s.accesses) {
+      const Array* arr = scop.array(a.array);
+      if (!arr || arr->rank < 2) continue;
+      isl::map access = a.relation.intersect_domain(s.domain);
+      if (access_stride(mine, n - 1, access) != AccessStride::kOther) continue;
+      if (access_stride(source, source_last, access) != AccessStride::kUnit) continue;
+      bool repairable = false;
+      for (int m = 0; m + 1 < n && !repairable; ++m) repairable = access_stride(mine, m, access) == AccessStride::kUnit;
+      if (repairable) continue;
+      why = s.name + "'s innermost loop would walk " + a.array + " down its columns (the source walks its rows)";
+      return true;
+    }
+  }
+  return false;
+}
+
 ScheduleResult compute_schedule(IslContext& ctx, const Scop& scop, const Dependences& deps,
                                 const ScheduleOptions& options) {
   if (!options.use_isl || scop.statements.empty()) return {scop.schedule, "source order"};
@@ -278,13 +334,15 @@ ScheduleResult compute_schedule(IslContext& ctx, const Scop& scop, const Depende
         isl::schedule alt = run_isl_scheduler(ctx, scop, validity, serialize, options, alt_error, false);
         if (!alt.is_null() && deepens_outer_bands(depth, outermost_bands(alt)) && !skews(alt) && !find_violation(alt, validity)) {
           std::string why;
-          if (!splits_streamed_nest(scop, alt, options.stream_bytes, why))
+          if (!splits_streamed_nest(scop, alt, options.stream_bytes, why) && !walks_columns(scop, alt, options.column_sweep_bytes, why))
             return {alt, std::string(serialize ? "isl (fusion=min" : "isl (fusion=max") +
                              ", outer band deepened without outer coincidence)"};
         }
       }
       if (useless_skew)
         return {scop.schedule, "source order (isl's schedule rejected: it skews loops but gains no outer parallel loop)"};
+      if (walks_columns(scop, s, options.column_sweep_bytes, why))
+        return {scop.schedule, "source order (isl's schedule rejected: " + why + ")"};
       return {s, serialize ? "isl (fusion=min)" : "isl (fusion=max)"};
     }
     if (!s.is_null()) error = "isl's schedule violates a dependence";

@@ -25,6 +25,9 @@ struct ScheduleOptions {
   // Arrays larger than this are "streamed" (read from memory, not cache): see
   // splits_streamed_nest(). 0 disables the check.
   long stream_bytes = 1024 * 1024;
+  // A sweep of an innermost loop spanning more bytes of lines than this overflows L1 (half
+  // its size): see walks_columns(). 0 disables the check.
+  long column_sweep_bytes = 16 * 1024;
   // Reject isl's schedule when it skews (a loop over i+j) without making an outermost loop
   // parallel: floyd-warshall got (k, i+j, i), whose inner loop walks a column diagonal
   // (0.2x gcc -O3); seidel-2d got a time-skewed wavefront parallel only inside a sequential
@@ -53,6 +56,16 @@ int outermost_band_members(const isl::schedule& schedule);
 // bandwidth-bound kernel, and tiling cannot win it back since nothing is reused; the source
 // order is then the better schedule. Writes `why` when true.
 bool splits_streamed_nest(const Scop& scop, const isl::schedule& schedule, long stream_bytes, std::string& why);
+
+// True when `schedule` makes the innermost loop of one of the deepest statements walk an
+// array down its columns (a row per step) where the source's innermost loop walks it with
+// unit stride, no member of that innermost band walks it with unit stride (so loop order
+// cannot repair it), and one sweep of that loop spans more than `sweep_bytes` of cache lines
+// (always so when its extent is a parameter). Each line then serves one element per sweep
+// and each step a page of the TLB: isl's column-wise triangular solve (trisolv: j outer, a
+// parallel inner loop down L's column j) against the source's row-wise dot products, which
+// the reductions vectorise. Writes `why` when true.
+bool walks_columns(const Scop& scop, const isl::schedule& schedule, long sweep_bytes, std::string& why);
 
 struct ScheduleResult {
   isl::schedule schedule;

@@ -272,10 +272,11 @@ TEST(Scheduler, BudgetExhaustionFallsBackToSourceOrder) {
   EXPECT_NE(r.origin.find("source order"), std::string::npos) << r.origin;
   EXPECT_TRUE(r.schedule.get_map().is_equal(s.schedule.get_map()));
   // The context is usable afterwards (isl's answer is a skew with no outer parallel loop,
-  // which is rejected unless asked for).
+  // whose inner loop walks a's anti-diagonals: rejected unless asked for).
   ScheduleOptions keep_skew;
   keep_skew.reject_useless_skew = false;
   keep_skew.deepen_outer_band = false;
+  keep_skew.column_sweep_bytes = 0;
   EXPECT_EQ(compute_schedule(ctx, s, d, keep_skew).origin.rfind("isl", 0), 0u);
   ScheduleOptions plain;
   plain.deepen_outer_band = false;
@@ -447,6 +448,29 @@ TEST(Scheduler, SplittingAStreamedMatrixIsFineBesideTheBulkOfTheWork) {
   ScheduleOptions o;
   o.stream_bytes = 1024;  // cov (12.8 kB) counts as streamed
   EXPECT_EQ(compute_schedule(ctx, s, compute_dependences(s), o).origin, "isl (fusion=min)");
+}
+
+TEST(Scheduler, KeepsARowWiseSolveOverAColumnWalk) {
+  // trisolv: isl schedules the forward substitution column by column (j outer, a parallel
+  // loop down L's column j inside); the source's row-wise dot products walk L's rows.
+  const std::string body =
+      "for (i = 0; i < 400; i++) {\n  x[i] = b[i];\n  for (j = 0; j < i; j++) x[i] -= L[i][j] * x[j];\n"
+      "  x[i] = x[i] / L[i][i];\n}";
+  IslContext ctx;
+  Scop s = scop_of(ctx, body);
+  Dependences d = compute_dependences(s);
+  ScheduleOptions o;
+  o.column_sweep_bytes = 16 * 1024;  // a sweep down 400 rows touches 25.6 kB of lines
+  EXPECT_EQ(compute_schedule(ctx, s, d, o).origin,
+            "source order (isl's schedule rejected: S1's innermost loop would walk L down its columns (the source walks "
+            "its rows))");
+  o.column_sweep_bytes = 32 * 1024;  // the column's lines stay in L1 from one sweep to the next
+  EXPECT_EQ(compute_schedule(ctx, s, d, o).origin, "isl (fusion=min)");
+  // gemm's isl band is permutable: loop order makes j innermost, no claim.
+  Scop g = scop_of(ctx, "for (i = 0; i < 600; i++) for (j = 0; j < 600; j++) for (k = 0; k < 600; k++)\n"
+                        "  C[i][j] += A[i][k] * B[k][j];");
+  o.column_sweep_bytes = 1024;
+  EXPECT_EQ(compute_schedule(ctx, g, compute_dependences(g), o).origin.rfind("isl", 0), 0u);
 }
 
 TEST(Passes, LittleWorkPerForkStaysSequential) {
