@@ -1,5 +1,6 @@
 #include "recsys/feature_crossing.h"
 
+#include <algorithm>
 #include <functional>
 #include <stdexcept>
 
@@ -15,6 +16,21 @@ namespace {
 constexpr const char* kFlags = "-O3 -march=native -mprefer-vector-width=512 -fopenmp-simd -fno-math-errno -fPIC -shared";
 
 std::string str(long long v) { return std::to_string(v); }
+
+// Floats in one vector register of the widest vectors the flags above allow (AVX-512).
+constexpr long long kVectorFloats = 16;
+
+// F rounded up to whole vectors: the padded width of the dot interaction's copies.
+long long padded_features(long long features) { return (features + kVectorFloats - 1) / kVectorFloats * kVectorFloats; }
+
+// Examples per call of pz_dot_forward: its copies (xᵀ and the padded Gram rows) and the
+// examples' x together in half of a 512 KiB L2, so that each nest reads what the one
+// before it wrote from cache.
+long long dot_chunk(const CrossingShape& s) {
+  const long long floats = static_cast<long long>(s.features) * s.dim +
+                           padded_features(s.features) * (static_cast<long long>(s.dim) + s.features);
+  return std::max(1LL, 256 * 1024 / (4 * floats));
+}
 
 // One exported function and the FLOPs it does per example.
 struct Kernel {
@@ -37,7 +53,7 @@ std::vector<Kernel> kernels(const CrossingShape& shape) {
   // fm: sum = Σ_f v; y = ½ Σ_d sum² − ½ Σ_f Σ_d v².
   out.emplace_back(Kernel("pz_fm_forward", {{"v", embeddings}, {"y", "", true}, {"sum", "[" + d + "]", true}},
                                 static_cast<double>(3 * F * D + 3 * D))
-                       .nest([&](poly::ScopBuilder& b) {
+                       .nest([=](poly::ScopBuilder& b) {
                          b.for_("b", "0", "N");
                          b.for_("e", "0", d).stmt("sum[b][e] = 0.0f").end();
                          b.for_("i", "0", f).for_("e", "0", d).stmt("sum[b][e] += v[b][i][e]").end().end();
@@ -49,35 +65,46 @@ std::vector<Kernel> kernels(const CrossingShape& shape) {
   out.emplace_back(
       Kernel("pz_fm_backward", {{"v", embeddings}, {"sum", "[" + d + "]"}, {"dy", ""}, {"dv", embeddings, true}},
                    static_cast<double>(2 * F * D))
-          .nest([&](poly::ScopBuilder& b) {
+          .nest([=](poly::ScopBuilder& b) {
             b.for_("b", "0", "N").for_("i", "0", f).for_("e", "0", d);
             b.stmt("dv[b][i][e] = dy[b] * (sum[b][e] - v[b][i][e])").end().end().end();
           }));
 
   // dot: the strictly lower triangle of x xᵀ per example, and its gradient.
-  out.emplace_back(Kernel("pz_dot_forward", {{"x", embeddings}, {"xt", "[" + d + "][" + f + "]", true}, {"z", pairs, true}},
-                                static_cast<double>(2 * F * F * D))
-                       // x's transpose per example, so that the Gram product's vector runs
-                       // along j with unit stride.
-                       .nest([&](poly::ScopBuilder& b) {
-                         b.for_("b", "0", "N").for_("i", "0", f).for_("e", "0", d).stmt("xt[b][e][i] = x[b][i][e]").end().end().end();
-                       })
-                       // The whole Gram matrix, as DLRM's batched product computes it: a
-                       // rectangular register block, where the triangle's rows of varying
-                       // length would keep the accumulators out of registers.
-                       .nest([&](poly::ScopBuilder& b) {
-                         b.for_("b", "0", "N").for_("i", "0", f).for_("j", "0", f).stmt("z[b][i][j] = 0.0f");
-                         b.for_("e", "0", d).stmt("z[b][i][j] += x[b][i][e] * xt[b][e][j]").end();
-                         b.end().end().end();
-                       }));
+  // The Gram matrix by outer products: xᵀ copied with its rows padded with zeros to whole
+  // vectors (P columns), so that the register block's vectors run along j with unit stride
+  // and no remainder; the block's padded rows go to zp, and their F × F part to z. The
+  // caller runs the batch in chunks whose copies stay in L2 (dot_chunk).
+  const long long P = padded_features(F);
+  const std::string p = str(P), padded = "[" + d + "][" + p + "]";
+  Kernel dot_forward("pz_dot_forward", {{"x", embeddings}, {"xt", padded, true}, {"zp", "[" + f + "][" + p + "]", true}, {"z", pairs, true}},
+                     static_cast<double>(2 * F * F * D));
+  if (P > F)
+    dot_forward.nest([=](poly::ScopBuilder& b) {
+      b.for_("b", "0", "N").for_("e", "0", d).for_("j", f, p).stmt("xt[b][e][j] = 0.0f").end().end().end();
+    });
+  // Rows of x read with unit stride (the stores, one column of xt, stay in L1).
+  dot_forward
+      .nest([=](poly::ScopBuilder& b) {
+        b.for_("b", "0", "N").for_("i", "0", f).for_("e", "0", d).stmt("xt[b][e][i] = x[b][i][e]").end().end().end();
+      }, poly::KernelWriter::Order::kAsWritten)
+      .nest([=](poly::ScopBuilder& b) {
+        b.for_("b", "0", "N").for_("i", "0", f).for_("j", "0", p).stmt("zp[b][i][j] = 0.0f");
+        b.for_("e", "0", d).stmt("zp[b][i][j] += x[b][i][e] * xt[b][e][j]").end();
+        b.end().end().end();
+      })
+      .nest([=](poly::ScopBuilder& b) {
+        b.for_("b", "0", "N").for_("i", "0", f).for_("j", "0", f).stmt("z[b][i][j] = zp[b][i][j]").end().end().end();
+      });
+  out.push_back(std::move(dot_forward));
   out.emplace_back(Kernel("pz_dot_backward", {{"x", embeddings}, {"dz", pairs}, {"s", pairs, true}, {"dx", embeddings, true}},
                                 static_cast<double>(2 * F * (F - 1) * D))
                        // dz symmetrised (zero diagonal), so that dx = S x is one contraction.
-                       .nest([&](poly::ScopBuilder& b) {
+                       .nest([=](poly::ScopBuilder& b) {
                          b.for_("b", "0", "N").for_("i", "0", f).for_("j", "0", f);
                          b.stmt("s[b][i][j] = j < i ? dz[b][i][j] : (j > i ? dz[b][j][i] : 0.0f)").end().end().end();
                        })
-                       .nest([&](poly::ScopBuilder& b) {
+                       .nest([=](poly::ScopBuilder& b) {
                          b.for_("b", "0", "N").for_("i", "0", f).for_("e", "0", d).stmt("dx[b][i][e] = 0.0f");
                          b.for_("j", "0", f).stmt("dx[b][i][e] += s[b][i][j] * x[b][j][e]").end();
                          b.end().end().end();
@@ -88,17 +115,17 @@ std::vector<Kernel> kernels(const CrossingShape& shape) {
                                 {{"x0", row}, {"x", row}, {"w", row}, {"bias", ""}, {"wt", row, true}, {"u", row, true}, {"y", row, true}},
                                 static_cast<double>(2 * K * K + 3 * K))
                        // Wᵀ, so that the product's vector runs along the output with unit stride.
-                       .nest([&](poly::ScopBuilder& b) {
+                       .nest([=](poly::ScopBuilder& b) {
                          b.for_("i", "0", k).for_("j", "0", k).stmt("wt[j][i] = w[i][j]").end().end();
                        })
                        // y keeps a sweep of its own: fused into the packed product's micro-tiles
                        // (as matmul_packing.h does when they share a nest) it made the forward
                        // slower at width 16 (docs/BENCHMARKS.md).
-                       .nest([&](poly::ScopBuilder& b) {
+                       .nest([=](poly::ScopBuilder& b) {
                          b.for_("b", "0", "N").for_("i", "0", k).stmt("u[b][i] = bias[i]");
                          b.for_("j", "0", k).stmt("u[b][i] += x[b][j] * wt[j][i]").end().end().end();
                        })
-                       .nest([&](poly::ScopBuilder& b) {
+                       .nest([=](poly::ScopBuilder& b) {
                          b.for_("b", "0", "N").for_("i", "0", k).stmt("y[b][i] = x0[b][i] * u[b][i] + x[b][i]").end().end();
                        }));
   out.emplace_back(Kernel("pz_cross_backward",
@@ -115,18 +142,18 @@ std::vector<Kernel> kernels(const CrossingShape& shape) {
                                 static_cast<double>(4 * K * K + 4 * K))
                        // du, dx0 and dbias in one sweep over dy (isl would split it again).
                        .nest(
-                           [&](poly::ScopBuilder& b) {
+                           [=](poly::ScopBuilder& b) {
                              b.for_("i", "0", k).stmt("dbias[i] = 0.0f").end();
                              b.for_("b", "0", "N").for_("i", "0", k);
                              b.stmt("du[b][i] = dy[b][i] * x0[b][i]").stmt("dx0[b][i] = dy[b][i] * u[b][i]");
                              b.stmt("dbias[i] += du[b][i]").end().end();
                            },
                            poly::KernelWriter::Order::kAsWritten)
-                       .nest([&](poly::ScopBuilder& b) {
+                       .nest([=](poly::ScopBuilder& b) {
                          b.for_("b", "0", "N").for_("j", "0", k).stmt("dx[b][j] = dy[b][j]");
                          b.for_("i", "0", k).stmt("dx[b][j] += w[i][j] * du[b][i]").end().end().end();
                        })
-                       .nest([&](poly::ScopBuilder& b) {
+                       .nest([=](poly::ScopBuilder& b) {
                          b.for_("i", "0", k).for_("j", "0", k).stmt("dw[i][j] = 0.0f");
                          b.for_("b", "0", "N").stmt("dw[i][j] += du[b][i] * x[b][j]").end().end().end();
                        }));
@@ -156,7 +183,7 @@ std::string feature_crossing_source(const CrossingShape& shape, std::vector<Cros
 struct FeatureCrossing::Functions {
   void (*fm_forward)(int, const float*, float*, float*);
   void (*fm_backward)(int, const float*, const float*, const float*, float*);
-  void (*dot_forward)(int, const float*, float*, float*);
+  void (*dot_forward)(int, const float*, float*, float*, float*);
   void (*dot_backward)(int, const float*, const float*, float*, float*);
   void (*cross_forward)(int, const float*, const float*, const float*, const float*, float*, float*, float*);
   void (*cross_backward)(int, const float*, const float*, const float*, const float*, const float*, float*, float*,
@@ -175,7 +202,7 @@ FeatureCrossing::FeatureCrossing(const CrossingShape& shape, const std::string& 
   }
   fn_->fm_forward = module_->function<void(int, const float*, float*, float*)>("pz_fm_forward");
   fn_->fm_backward = module_->function<void(int, const float*, const float*, const float*, float*)>("pz_fm_backward");
-  fn_->dot_forward = module_->function<void(int, const float*, float*, float*)>("pz_dot_forward");
+  fn_->dot_forward = module_->function<void(int, const float*, float*, float*, float*)>("pz_dot_forward");
   fn_->dot_backward = module_->function<void(int, const float*, const float*, float*, float*)>("pz_dot_backward");
   fn_->cross_forward = module_->function<void(int, const float*, const float*, const float*, const float*, float*, float*, float*)>(
       "pz_cross_forward");
@@ -204,7 +231,13 @@ float* thread_workspace(std::size_t n) {
 }  // namespace
 
 void FeatureCrossing::dot_forward(int batch, const float* x, float* z) const {
-  fn_->dot_forward(batch, x, thread_workspace(static_cast<std::size_t>(batch) * shape_.features * shape_.dim), z);
+  const long long chunk = dot_chunk(shape_), f = shape_.features, d = shape_.dim, p = padded_features(f);
+  float* xt = thread_workspace(static_cast<std::size_t>(std::min<long long>(chunk, batch) * p * (d + f)));
+  float* zp = xt + std::min<long long>(chunk, batch) * p * d;
+  for (long long b = 0; b < batch; b += chunk) {
+    const int n = static_cast<int>(std::min<long long>(chunk, batch - b));
+    fn_->dot_forward(n, x + b * f * d, xt, zp, z + b * f * f);
+  }
 }
 void FeatureCrossing::dot_backward(int batch, const float* x, const float* dz, float* dx) const {
   fn_->dot_backward(batch, x, dz, thread_workspace(static_cast<std::size_t>(batch) * shape_.features * shape_.features), dx);

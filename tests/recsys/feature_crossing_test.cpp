@@ -55,24 +55,25 @@ TEST_P(FeatureCrossingTest, FactorisationMachineMatchesAutograd) {
   EXPECT_LT(relative_error(dv, v.grad()), kTolerance);
 }
 
-TEST_P(FeatureCrossingTest, DotInteractionMatchesAutograd) {
-  const CrossingShape shape = GetParam();
+void check_dot_interaction(const CrossingShape& shape, int batch) {
   const FeatureCrossing kernels(shape, cache_dir());
-  const torch::Tensor x = random({kBatch, shape.features, shape.dim}, true);
+  const torch::Tensor x = random({batch, shape.features, shape.dim}, true);
   const torch::Tensor gram = torch::bmm(x, x.transpose(1, 2));
   const torch::Tensor lower = torch::ones({shape.features, shape.features}).tril(-1);
-  const torch::Tensor dz = random({kBatch, shape.features, shape.features}) * lower;
+  const torch::Tensor dz = random({batch, shape.features, shape.features}) * lower;
   (gram * lower).backward(dz);
 
-  torch::Tensor out = torch::empty({kBatch, shape.features, shape.features}), dx = torch::empty_like(x);
+  torch::Tensor out = torch::empty({batch, shape.features, shape.features}), dx = torch::empty_like(x);
   const torch::Tensor xd = x.detach().contiguous();
   // The upper triangle and the diagonal of dz are never read: fill them with garbage.
   const torch::Tensor dz_garbage = (dz + (1 - lower) * 1e6).contiguous();
-  kernels.dot_forward(kBatch, data(xd), data(out));
-  kernels.dot_backward(kBatch, data(xd), data(dz_garbage), data(dx));
+  kernels.dot_forward(batch, data(xd), data(out));
+  kernels.dot_backward(batch, data(xd), data(dz_garbage), data(dx));
   EXPECT_LT(relative_error(out, gram.detach()), kTolerance);
   EXPECT_LT(relative_error(dx, x.grad()), kTolerance);
 }
+
+TEST_P(FeatureCrossingTest, DotInteractionMatchesAutograd) { check_dot_interaction(GetParam(), kBatch); }
 
 void check_cross_layer(const CrossingShape& shape, int batch) {
   const int k = shape.cross_width();
@@ -113,6 +114,13 @@ TEST(FeatureCrossingPacked, CrossLayerMatchesAutograd) {
   ASSERT_GE(static_cast<long long>(batch) * shape.cross_width() * shape.cross_width(), poly::MatmulPackingOptions{}.min_multiply_adds);
   EXPECT_NE(feature_crossing_source(shape).find("contractions packed"), std::string::npos);
   check_cross_layer(shape, batch);
+}
+
+// dot_forward runs the batch in chunks whose working set fits half of L2 (157 examples of
+// 5 x 16): 331 examples make two whole chunks and a last one of 17.
+TEST(FeatureCrossingChunked, DotInteractionMatchesAutograd) {
+  torch::manual_seed(29);
+  check_dot_interaction(CrossingShape{5, 16}, 331);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, FeatureCrossingTest,
