@@ -69,7 +69,6 @@ int shared_loops(isl::schedule_node node, const std::string& a, const std::strin
     }
     int next = -1;
     for (int i = 0; i < n; ++i) {
-      // A filter node's domain is what reaches it, before its own filter applies.
       isl::union_set dom = filter_or_domain(node.child(i));
       bool has_a = false, has_b = false;
       for (isl::set s : sets_of(dom)) {
@@ -293,8 +292,11 @@ bool walks_columns(const Scop& scop, const isl::schedule& schedule, long sweep_b
       isl::map access = a.relation.intersect_domain(s.domain);
       if (access_stride(mine, n - 1, access) != AccessStride::kOther) continue;
       if (access_stride(source, source_last, access) != AccessStride::kUnit) continue;
+      // Loop order permutes only permutable bands.
+      const bool permutable = isl_schedule_node_band_get_permutable(mine.get()) == isl_bool_true;
       bool repairable = false;
-      for (int m = 0; m + 1 < n && !repairable; ++m) repairable = access_stride(mine, m, access) == AccessStride::kUnit;
+      for (int m = 0; permutable && m + 1 < n && !repairable; ++m)
+        repairable = access_stride(mine, m, access) == AccessStride::kUnit;
       if (repairable) continue;
       why = s.name + "'s innermost loop would walk " + a.array + " down its columns (the source walks its rows)";
       return true;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "polyhedral/builder.h"
+#include "polyhedral/cache_info.h"
 #include "polyhedral/jit.h"
 #include "polyhedral/kernel_writer.h"
 
@@ -24,12 +25,13 @@ constexpr long long kVectorFloats = 16;
 long long padded_features(long long features) { return (features + kVectorFloats - 1) / kVectorFloats * kVectorFloats; }
 
 // Examples per call of pz_dot_forward: its copies (xᵀ and the padded Gram rows) and the
-// examples' x together in half of a 512 KiB L2, so that each nest reads what the one
+// examples' x together in half of this machine's L2, so that each nest reads what the one
 // before it wrote from cache.
-long long dot_chunk(const CrossingShape& s) {
+long long chunk_for(const CrossingShape& s) {
+  static const long l2 = poly::CacheInfo::detect().l2;
   const long long floats = static_cast<long long>(s.features) * s.dim +
                            padded_features(s.features) * (static_cast<long long>(s.dim) + s.features);
-  return std::max(1LL, 256 * 1024 / (4 * floats));
+  return std::max(1LL, l2 / 2 / (4 * floats));
 }
 
 // One exported function and the FLOPs it does per example.
@@ -230,8 +232,9 @@ float* thread_workspace(std::size_t n) {
 
 }  // namespace
 
+int FeatureCrossing::dot_chunk() const { return static_cast<int>(std::min<long long>(chunk_for(shape_), 1 << 30)); }
 void FeatureCrossing::dot_forward(int batch, const float* x, float* z) const {
-  const long long chunk = dot_chunk(shape_), f = shape_.features, d = shape_.dim, p = padded_features(f);
+  const long long chunk = chunk_for(shape_), f = shape_.features, d = shape_.dim, p = padded_features(f);
   float* xt = thread_workspace(static_cast<std::size_t>(std::min<long long>(chunk, batch) * p * (d + f)));
   float* zp = xt + std::min<long long>(chunk, batch) * p * d;
   for (long long b = 0; b < batch; b += chunk) {

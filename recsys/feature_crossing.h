@@ -66,6 +66,9 @@ class FeatureCrossing {
   void fm_backward(int batch, const float* v, const float* sum, const float* dy, float* dv) const;
   // x [B][F][D] → z [B][F][F], the whole (symmetric) Gram matrix.
   void dot_forward(int batch, const float* x, float* z) const;
+  // Examples per call of the generated dot forward: dot_forward runs the batch in chunks
+  // whose working set (x, xᵀ, the padded Gram rows) fits half of this machine's L2.
+  int dot_chunk() const;
   // dz [B][F][F], only j < i read → dx [B][F][D].
   void dot_backward(int batch, const float* x, const float* dz, float* dx) const;
   // x0, x [B][K], w [K][K], bias [K] → u [B][K] (saved), y [B][K].

@@ -116,11 +116,14 @@ TEST(FeatureCrossingPacked, CrossLayerMatchesAutograd) {
   check_cross_layer(shape, batch);
 }
 
-// dot_forward runs the batch in chunks whose working set fits half of L2 (157 examples of
-// 5 x 16): 331 examples make two whole chunks and a last one of 17.
+// dot_forward runs the batch in chunks sized for this machine's L2: two whole chunks and a
+// last one of 17 examples.
 TEST(FeatureCrossingChunked, DotInteractionMatchesAutograd) {
   torch::manual_seed(29);
-  check_dot_interaction(CrossingShape{5, 16}, 331);
+  const CrossingShape shape{5, 16};
+  const int chunk = FeatureCrossing(shape, cache_dir()).dot_chunk();
+  ASSERT_GT(chunk, 17);
+  check_dot_interaction(shape, 2 * chunk + 17);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, FeatureCrossingTest,
