@@ -453,4 +453,42 @@ std::unique_ptr<LoopNode> parse_c_assignment(std::string_view text) {
   return Parser(tokens, 0, tokens.size() - 1).whole_assignment();
 }
 
+std::optional<long long> evaluate(const Expr& e, const std::map<std::string, long long>& names) {
+  switch (e.kind) {
+    case Expr::Kind::kInt:
+      try {
+        return std::stoll(e.text, nullptr, 0);
+      } catch (const std::exception&) {
+        return std::nullopt;
+      }
+    case Expr::Kind::kName:
+      if (auto it = names.find(e.text); it != names.end()) return it->second;
+      return std::nullopt;
+    case Expr::Kind::kUnary: {
+      auto v = evaluate(*e.args[0], names);
+      if (!v || (e.text != "-" && e.text != "+")) return std::nullopt;
+      return e.text == "-" ? -*v : *v;
+    }
+    case Expr::Kind::kBinary: {
+      auto a = evaluate(*e.args[0], names), b = evaluate(*e.args[1], names);
+      if (!a || !b) return std::nullopt;
+      if (e.text == "+") return *a + *b;
+      if (e.text == "-") return *a - *b;
+      if (e.text == "*") return *a * *b;
+      if ((e.text == "/" || e.text == "%") && *b != 0) return e.text == "/" ? *a / *b : *a % *b;
+      return std::nullopt;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<long long> evaluate_text(const std::string& text, const std::map<std::string, long long>& names) {
+  try {
+    return evaluate(*parse_c_expression(text), names);
+  } catch (const FrontendError&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace pz::poly

@@ -3,7 +3,10 @@
 // outside the subset throws FrontendError with the line, the column and the construct.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -16,6 +19,11 @@ namespace pz::poly {
 std::unique_ptr<LoopNode> parse_statements(const std::vector<Token>& tokens, size_t begin, size_t end);
 
 ExprPtr parse_c_expression(std::string_view text);
+// An expression as written (an array's declared extent), evaluated with `names`: integers,
+// names, + - * / % and parentheses; nullopt for anything else, an unknown name, a division
+// by zero or text that does not parse.
+std::optional<long long> evaluate(const Expr& e, const std::map<std::string, long long>& names);
+std::optional<long long> evaluate_text(const std::string& text, const std::map<std::string, long long>& names = {});
 // One assignment ("C[i][j] += A[i][k] * B[k][j]"; a trailing ';' is optional).
 std::unique_ptr<LoopNode> parse_c_assignment(std::string_view text);
 

@@ -27,45 +27,6 @@ namespace pz::poly {
 
 namespace {
 
-// An extent as written, evaluated with `names`: integers, names, + - * / % and parentheses.
-std::optional<long long> evaluate(const Expr& e, const std::map<std::string, long long>& names) {
-  switch (e.kind) {
-    case Expr::Kind::kInt:
-      try {
-        return std::stoll(e.text, nullptr, 0);
-      } catch (const std::exception&) {
-        return std::nullopt;
-      }
-    case Expr::Kind::kName:
-      if (auto it = names.find(e.text); it != names.end()) return it->second;
-      return std::nullopt;
-    case Expr::Kind::kUnary: {
-      auto v = evaluate(*e.args[0], names);
-      if (!v || (e.text != "-" && e.text != "+")) return std::nullopt;
-      return e.text == "-" ? -*v : *v;
-    }
-    case Expr::Kind::kBinary: {
-      auto a = evaluate(*e.args[0], names), b = evaluate(*e.args[1], names);
-      if (!a || !b) return std::nullopt;
-      if (e.text == "+") return *a + *b;
-      if (e.text == "-") return *a - *b;
-      if (e.text == "*") return *a * *b;
-      if ((e.text == "/" || e.text == "%") && *b != 0) return e.text == "/" ? *a / *b : *a % *b;
-      return std::nullopt;
-    }
-    default:
-      return std::nullopt;
-  }
-}
-
-std::optional<long long> evaluate_text(const std::string& text, const std::map<std::string, long long>& names) {
-  try {
-    return evaluate(*parse_c_expression(text), names);
-  } catch (const FrontendError&) {
-    return std::nullopt;
-  }
-}
-
 // The declared extent as an isl affine expression of the parameters, or nullopt when it is
 // not one (a name that is no parameter, a division).
 std::optional<std::string> isl_extent(const std::string& text, const Scop& scop) {

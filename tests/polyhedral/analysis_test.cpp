@@ -435,6 +435,29 @@ TEST(Scheduler, KeepsSourceFusionOfAStreamedMatrix) {
   EXPECT_EQ(compute_schedule(ctx, g, compute_dependences(g), o).origin, "isl (fusion=min)");
 }
 
+TEST(Scheduler, DeclaredExtentsStandInForSymbolicSizes) {
+  // PolyBench's form: loops bounded by the parameters m and n, arrays declared with
+  // constant extents. atax's two statements keep inner loops of their own in the source.
+  const std::string atax =
+      "void kernel(int m, int n, double A[1900][2100], double x[2100], double y[2100], double tmp[1900]) {\n"
+      "  int i, j;\n#pragma scop\n  for (i = 0; i < n; i++) y[i] = 0;\n  for (i = 0; i < m; i++) {\n"
+      "    tmp[i] = 0.0;\n    for (j = 0; j < n; j++) tmp[i] = tmp[i] + A[i][j] * x[j];\n"
+      "    for (j = 0; j < n; j++) y[j] = y[j] + A[i][j] * tmp[i];\n  }\n#pragma endscop\n}\n";
+  PolycResult r = polyc(atax, {});
+  ASSERT_EQ(r.scops.size(), 1u);
+  EXPECT_EQ(r.scops[0].schedule_origin.rfind("source order (isl's schedule rejected: S2 and S3 would each stream A", 0), 0u)
+      << r.scops[0].schedule_origin;
+  // bicg's share their innermost loop: isl's two sweeps stay.
+  const std::string bicg =
+      "void kernel(int m, int n, double A[2100][1900], double s[1900], double q[2100], double p[1900], double r[2100]) {\n"
+      "  int i, j;\n#pragma scop\n  for (i = 0; i < m; i++) s[i] = 0;\n  for (i = 0; i < n; i++) {\n    q[i] = 0.0;\n"
+      "    for (j = 0; j < m; j++) {\n      s[j] = s[j] + r[i] * A[i][j];\n      q[i] = q[i] + A[i][j] * p[j];\n    }\n"
+      "  }\n#pragma endscop\n}\n";
+  r = polyc(bicg, {});
+  ASSERT_EQ(r.scops.size(), 1u);
+  EXPECT_EQ(r.scops[0].schedule_origin.rfind("isl", 0), 0u) << r.scops[0].schedule_origin;
+}
+
 TEST(Scheduler, SplittingAStreamedMatrixIsFineBesideTheBulkOfTheWork) {
   // covariance's tail: cov[i][j] /= .. and cov[j][i] = cov[i][j] stream cov (M^2/2 instances
   // each) beside an M^2 N/2 contraction; one more pass over cov is not worth the source's
