@@ -210,8 +210,7 @@ isl::schedule_node parallel_walk(isl::schedule_node node, const isl::union_map& 
 }
 
 // Accumulations are marked under parallel loops too: the code generator applies the mark
-// only where no parallel loop encloses it (codegen.cpp), e.g. in the serial version of a
-// loop whose forking is decided at run time.
+// to every loop but a parallel one (codegen.cpp).
 isl::schedule_node simd_walk(isl::schedule_node node, const isl::union_map& deps, std::vector<std::string>& log,
                              const Scop* scop, bool& band_below) {
   if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_mark) {

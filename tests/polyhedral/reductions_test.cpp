@@ -164,16 +164,16 @@ TEST(Reductions, NoScalarSumWhereTheLoopReadsItsElementOrIsNoSum) {
   EXPECT_FALSE(accumulates("for (i = 0; i < 20; i++) for (k = 0; k < 20; k++) x[i] /= A[i][k];"));
   // The element moves with the loop: a plain parallel loop, vectorised as it is.
   EXPECT_FALSE(accumulates("for (i = 0; i < 20; i++) for (j = 0; j < 20; j++) y[j] += A[i][j];"));
-  // Inside a parallel loop GCC does not vectorise the simd reduction: left as it was.
+  // The parallel loop is not the sum's: a loop over k inside one over i, parallel.
   PolycOptions parallel = source_order_vectorized();
   parallel.parallel = true;
   parallel.min_parallel_work = 0;
-  EXPECT_FALSE(accumulates("for (i = 0; i < 20; i++) for (k = 0; k < 20; k++) x[i] += A[i][k] * B[k];", parallel));
+  EXPECT_TRUE(accumulates("for (i = 0; i < 20; i++) for (k = 0; k < 20; k++) x[i] += A[i][k] * B[k];", parallel));
 }
 
-// With symbolic sizes a parallel loop forks only above a run-time work test; the serial
-// version below it has no parallel loop around its sums, so they accumulate there.
-TEST(Reductions, TheSerialVersionOfARunTimeParallelLoopAccumulates) {
+// With symbolic sizes a parallel loop forks only above a run-time work test: the sums
+// accumulate in both versions, under the parallel loop and in the serial one.
+TEST(Reductions, SumsAccumulateUnderAParallelLoopAndInTheSerialVersion) {
   PolycOptions o = source_order_vectorized();
   o.parallel = true;
   const std::string out =
@@ -183,8 +183,20 @@ TEST(Reductions, TheSerialVersionOfARunTimeParallelLoopAccumulates) {
   ASSERT_NE(fork, std::string::npos) << out;
   const std::size_t serial = out.find("} else {", fork);
   ASSERT_NE(serial, std::string::npos) << out;
-  EXPECT_EQ(out.substr(fork, serial - fork).find("pz_acc"), std::string::npos) << out;
+  const std::size_t in_parallel = out.find("#pragma omp simd reduction(+:pz_acc)", fork);
+  EXPECT_LT(in_parallel, serial) << out;
   EXPECT_NE(out.find("#pragma omp simd reduction(+:pz_acc)", serial), std::string::npos) << out;
+}
+
+// Accumulated sums under a parallel loop, run on two threads, print what the source prints.
+TEST(Reductions, AccumulatedSumsUnderAParallelLoopRunRightOnTwoThreads) {
+  PolycOptions o = source_order_parallel();
+  o.vectorize = true;
+  PolycResult r = polyc(kDotProducts, o);
+  const std::size_t fork = r.output.find("#pragma omp parallel for");
+  ASSERT_NE(fork, std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("#pragma omp simd reduction(+:pz_acc)", fork), std::string::npos) << r.output;
+  expect_same_output(kDotProducts, r.output, "-O2 -fopenmp");
 }
 
 }  // namespace
