@@ -1,6 +1,7 @@
 #include "polyhedral/builder.h"
 
 #include "polyhedral/scalar_forwarding.h"
+#include "polyhedral/scalar_expansion.h"
 
 #include <isl/aff.h>
 #include <isl/map.h>
@@ -281,8 +282,21 @@ Scop lower(isl::ctx ctx, const LoopNode& root, const LowerOptions& options) {
   std::vector<std::string> notes, names;
   const std::unique_ptr<LoopNode> forwarded = forward_scalars(root, scop, options.dead_scalars, notes, names);
   if (forwarded) scop = Lowering(ctx, options).run(*forwarded);
+  const LowerTree lower_tree = [&](const LoopNode& tree, const LowerOptions& o) { return Lowering(ctx, o).run(tree); };
+  if (auto x = expand_scalars(forwarded ? *forwarded : root, scop, options, lower_tree, notes)) {
+    scop = Lowering(ctx, x->options).run(*x->tree);
+    for (Array& a : scop.arrays)
+      a.local = std::find(x->local_arrays.begin(), x->local_arrays.end(), a.name) != x->local_arrays.end();
+    for (const std::string& g : x->guards) scop.local_guard += (scop.local_guard.empty() ? "" : " && ") + g;
+    names.insert(names.end(), x->removed_scalars.begin(), x->removed_scalars.end());
+  }
+  for (const std::string& name : names) {
+    Array removed;
+    removed.name = name;
+    if (auto it = options.element_types.find(name); it != options.element_types.end()) removed.element_type = it->second;
+    scop.removed_scalars.push_back(removed);
+  }
   scop.notes = std::move(notes);
-  scop.forwarded_scalars = std::move(names);
   return scop;
 }
 

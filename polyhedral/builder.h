@@ -35,6 +35,8 @@ struct LowerOptions {
   std::vector<std::string> declared_params;          // params in declaration order first
   // array -> the C text of each extent as declared ("double A[N][N + 1]": {"N", "N + 1"})
   std::map<std::string, std::vector<std::string>> declared_extents;
+  // The integer #defines those extents use ("H" in "double A[W][H]"), for evaluating them.
+  std::map<std::string, long long> extent_constants;
   // Scalars whose values after the region nobody reads (the C frontend's liveness): their
   // uses may be forwarded into array elements (scalar_forwarding.h).
   std::set<std::string> dead_scalars;

@@ -98,12 +98,21 @@ class DeclarationScan {
       if (tokens[i].kind != Token::Kind::kIdent) continue;
       const std::string& name = tokens[i].text;
       if (auto it = types_.find(name); it != types_.end()) options.element_types.insert(*it);
-      if (auto it = extents_.find(name); it != extents_.end() && !it->second.empty()) options.declared_extents.insert(*it);
+      if (auto it = extents_.find(name); it != extents_.end() && !it->second.empty()) {
+        options.declared_extents.insert(*it);
+        for (const std::string& extent : it->second) add_defines_in(extent, options.extent_constants);
+      }
       if (auto it = defines_.find(name); it != defines_.end()) options.param_values.insert(*it);
     }
   }
 
  private:
+  void add_defines_in(const std::string& text, std::map<std::string, long long>& out) const {
+    static const std::regex identifier(R"([A-Za-z_]\w*)");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), identifier); it != std::sregex_iterator(); ++it)
+      if (auto d = defines_.find(it->str()); d != defines_.end()) out.insert(*d);
+  }
+
   size_t next_ = 0;
   std::string type_;
   std::map<std::string, std::string> types_;

@@ -393,19 +393,6 @@ MatmulBlocking fit_to_extents(MatmulBlocking b, const Statement& s, const Contra
 
 }  // namespace
 
-Scop restrict_scop(const Scop& scop, const std::vector<std::string>& statements) {
-  Scop out = scop;
-  out.statements.clear();
-  isl::union_set kept;
-  for (const auto& s : scop.statements)
-    if (std::count(statements.begin(), statements.end(), s.name)) {
-      out.statements.push_back(s);
-      kept = kept.is_null() ? isl::union_set(s.domain) : kept.unite(isl::union_set(s.domain));
-    }
-  out.schedule = isl::manage(isl_schedule_intersect_domain(scop.schedule.copy(), kept.release()));
-  out.outer_iterators.clear();
-  return out;
-}
 
 namespace {
 

@@ -142,7 +142,5 @@ MatmulBlocking matmul_blocking(const CacheInfo& cache, const MatmulPackingOption
 std::optional<MatmulPlan> plan_matmul_packing(const Scop& scop, const Dependences& deps, const CacheInfo& cache,
                                               const MatmulPackingOptions& options, std::vector<std::string>& log);
 
-// The scop restricted to `statements` (their source order kept): a piece to compile alone.
-Scop restrict_scop(const Scop& scop, const std::vector<std::string>& statements);
 
 }  // namespace pz::poly

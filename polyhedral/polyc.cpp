@@ -107,7 +107,7 @@ DataMovementReport analyze_data_movement(IslContext& ctx, const Scop& scop, cons
 std::string dead_iterator_uses(const Scop& scop, const std::string& indent) {
   std::string uses;
   for (const auto& it : scop.outer_iterators) uses += "(void)" + it + "; ";
-  for (const auto& scalar : scop.forwarded_scalars) uses += "(void)" + scalar + "; ";
+  for (const auto& scalar : scop.removed_scalars) uses += "(void)" + scalar.name + "; ";
   return uses.empty() ? "" : indent + uses.substr(0, uses.size() - 1) + "\n";
 }
 
@@ -388,19 +388,35 @@ std::string kept_as_written(const std::string& source, const ScopRegion& region,
          source.substr(region.body_begin, region.body_end - region.body_begin);
 }
 
+// `code` in a block that declares the scop's local arrays (scalar_expansion.h), run under
+// their guard, with the region as written where the guard fails.
+// The region as written is taken from `parsed_text`, the text `region` was parsed from (the
+// preprocessed one under --cpp), as the code generated from it is.
+std::string with_local_arrays(const Scop& scop, const std::string& code, const std::string& parsed_text,
+                              const ScopRegion& region) {
+  std::string declarations;
+  for (const Array& a : scop.arrays)
+    if (a.local) declarations += region.indent + "  " + a.element_type + " " + a.name + "[" + a.declared_extents.at(0) + "];\n";
+  if (declarations.empty()) return code;
+  if (scop.local_guard.empty()) return region.indent + "{\n" + declarations + code + region.indent + "}\n";
+  return region.indent + "if (" + scop.local_guard + ") {\n" + declarations + code + region.indent + "} else {\n" +
+         parsed_text.substr(region.body_begin, region.body_end - region.body_begin) + region.indent + "}\n";
+}
+
 // The region's code; over a budget, the region as written, with `report.fallback` and a
 // warning saying which stage ran out.
-// `written` is where the region is in `source` (the same as `region` unless the region was
-// parsed from the preprocessed text).
-std::string transform_region(const std::string& source, const ScopRegion& written, const ScopRegion& region, int index,
-                             const PolycOptions& o, ScopReport& report, std::vector<std::string>& warnings) {
+// `written` is where the region is in `source`, `region` where it is in `parsed_text` (the
+// same unless the region was parsed from the preprocessed text).
+std::string transform_region(const std::string& source, const std::string& parsed_text, const ScopRegion& written,
+                             const ScopRegion& region, int index, const PolycOptions& o, ScopReport& report,
+                             std::vector<std::string>& warnings) {
   IslContext ctx;
   try {
     check_size(*region.tree, o.budget);
     Scop scop = StageBudget(ctx, o.budget).run("lowering", [&] { return lower(ctx.ctx(), *region.tree, region.options); });
     std::string code = optimize_scop(ctx, scop, o, report, region.indent, region.line);
     report.passes.insert(report.passes.begin(), scop.notes.begin(), scop.notes.end());
-    return code;
+    return with_local_arrays(scop, code, parsed_text, region);
   } catch (const BudgetExceeded& e) {
     report.line = region.line;
     report.fallback = e.what();
@@ -462,7 +478,7 @@ std::string tuned_region(const std::string& source, const std::string& expanded,
     scop = StageBudget(ctx, o.budget).run("lowering", [&] { return lower(ctx.ctx(), *region.tree, region.options); });
     sizes = tune_sizes(*scop, o.tune.sizes, unresolved);
   } catch (const BudgetExceeded&) {
-    return transform_region(source, written, region, index, model, report, warnings);
+    return transform_region(source, expanded, written, region, index, model, report, warnings);
   }
   if (!unresolved.empty()) {
     std::string names;
@@ -470,14 +486,14 @@ std::string tuned_region(const std::string& source, const std::string& expanded,
     warnings.push_back(where + "--tune needs a value for " + names +
                        " (no declared array extent bounds it): give --tune-sizes " + unresolved[0] +
                        "=N,...; kept the cost model's choice");
-    return transform_region(source, written, region, index, model, report, warnings);
+    return transform_region(source, expanded, written, region, index, model, report, warnings);
   }
   std::vector<TuneCandidate> candidates;
   std::vector<ScopReport> reports;
   std::vector<std::string> ignored;
   auto add = [&](const std::string& name, const PolycOptions& options) {
     ScopReport r;
-    std::string code = transform_region(source, written, region, index, options, r, ignored);
+    std::string code = transform_region(source, expanded, written, region, index, options, r, ignored);
     if (!r.fallback.empty()) return;  // over a budget: the same text as the source
     for (const auto& c : candidates)
       if (c.code == code) return;
@@ -531,7 +547,7 @@ std::vector<std::string> region_codes(const std::string& source, const std::stri
     ScopReport report;
     const int index = static_cast<int>(k) + 1;
     codes.push_back(o.tune.enabled ? tuned_region(source, expanded, written[k], parsed[k], index, o, report, result.warnings)
-                                   : transform_region(source, written[k], parsed[k], index, o, report, result.warnings));
+                                   : transform_region(source, expanded, written[k], parsed[k], index, o, report, result.warnings));
     result.scops.push_back(std::move(report));
   }
   return codes;

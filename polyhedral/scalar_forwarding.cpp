@@ -4,17 +4,13 @@
 #include <map>
 #include <optional>
 
+#include "polyhedral/loop_tree_edit.h"
+
 namespace pz::poly {
 
 namespace {
 
 using Children = std::vector<std::unique_ptr<LoopNode>>;
-
-bool mentions(const ExprPtr& e, const std::string& name) {
-  bool found = false;
-  if (e) visit(e, [&](const ExprPtr& x) { found = found || (x->kind == Expr::Kind::kName && x->text == name); });
-  return found;
-}
 
 // The statements under `n` (itself if one) that mention `name`, and whether a loop bound
 // or condition does.
@@ -95,17 +91,6 @@ void find_groups(const Children& children, const std::set<std::string>& dead, st
   }
 }
 
-// Statement names in the lowering's order (builder.cpp: depth first, then before else).
-void number_statements(const LoopNode& n, const Scop& scop, std::map<const LoopNode*, const Statement*>& out) {
-  if (n.kind == LoopNode::Kind::kStmt) {
-    const std::size_t index = out.size();
-    if (index < scop.statements.size()) out[&n] = &scop.statements[index];
-    return;
-  }
-  for (const auto& c : n.children) number_statements(*c, scop, out);
-  for (const auto& c : n.else_children) number_statements(*c, scop, out);
-}
-
 std::string joined(const std::vector<std::string>& names, std::size_t count) {
   std::string out;
   for (std::size_t i = 0; i < count && i < names.size(); ++i) out += (i ? ", " : "") + names[i];
@@ -139,35 +124,6 @@ bool legal(const Group& g, const Scop& scop, const std::map<const LoopNode*, con
       return false;
   }
   return misses_home(scop, *home, *home, true);
-}
-
-ExprPtr substitute(const ExprPtr& e, const std::string& name, const ExprPtr& by) {
-  if (e->kind == Expr::Kind::kName && e->text == name) return by;
-  if (e->args.empty()) return e;
-  std::vector<ExprPtr> args;
-  bool changed = false;
-  for (const auto& a : e->args) {
-    args.push_back(substitute(a, name, by));
-    changed = changed || args.back() != a;
-  }
-  return changed ? Expr::make(e->kind, e->text, std::move(args), e->loc) : e;
-}
-
-std::unique_ptr<LoopNode> clone(const LoopNode& n) {
-  auto c = std::make_unique<LoopNode>();
-  c->kind = n.kind;
-  c->loc = n.loc;
-  c->iterator = n.iterator;
-  c->declares_iterator = n.declares_iterator;
-  c->init = n.init;
-  c->cond = n.cond;
-  c->step = n.step;
-  c->lhs = n.lhs;
-  c->rhs = n.rhs;
-  c->op = n.op;
-  for (const auto& x : n.children) c->children.push_back(clone(*x));
-  for (const auto& x : n.else_children) c->else_children.push_back(clone(*x));
-  return c;
 }
 
 // The clone of `n` with each group's statements rewritten (`rewrites`: original node →

@@ -1,5 +1,6 @@
 #include "polyhedral/scop.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "polyhedral/isl_context.h"
@@ -94,5 +95,19 @@ std::vector<long long> constant_extents(const isl::set& domain) {
   return out;
 }
 
+
+Scop restrict_scop(const Scop& scop, const std::vector<std::string>& statements) {
+  Scop out = scop;
+  out.statements.clear();
+  isl::union_set kept;
+  for (const auto& s : scop.statements)
+    if (std::count(statements.begin(), statements.end(), s.name)) {
+      out.statements.push_back(s);
+      kept = kept.is_null() ? isl::union_set(s.domain) : kept.unite(isl::union_set(s.domain));
+    }
+  out.schedule = isl::manage(isl_schedule_intersect_domain(scop.schedule.copy(), kept.release()));
+  out.outer_iterators.clear();
+  return out;
+}
 
 }  // namespace pz::poly

@@ -24,6 +24,9 @@ struct Array {
   // The C text of each extent where the frontend found the declaration with `rank` of them
   // ("double A[N][N + 1]": {"N", "N + 1"}); empty when not (a pointer, the builder API).
   std::vector<std::string> declared_extents;
+  // Storage the generated code declares on its stack, of the one declared extent (an
+  // expanded scalar: scalar_expansion.h).
+  bool local = false;
   int element_bytes() const;
 };
 
@@ -61,9 +64,13 @@ struct Scop {
   std::vector<std::string> outer_iterators;
   // What lowering changed before the passes ("scalar forwarding: w forwarded into A[i][j]").
   std::vector<std::string> notes;
-  // Scalars the source writes and the Scop no longer does (scalar_forwarding.h): dead after
-  // it, and declared by the source (the output marks them used).
-  std::vector<std::string> forwarded_scalars;
+  // Scalars the source writes and the Scop no longer mentions (scalar_forwarding.h,
+  // scalar_expansion.h): dead after it, and declared by the source (the output marks them
+  // used), with their types.
+  std::vector<Array> removed_scalars;
+  // A C condition under which the local arrays' extents hold ("" = always): where it fails,
+  // the region runs as written.
+  std::string local_guard;
 
   isl::union_set domain() const;
   isl::union_map reads() const;
@@ -77,5 +84,8 @@ struct Scop {
 // a fixed-size box hull); 0 when not. Members are taken one at a time, so an unbounded
 // member (the batch, a size parameter) leaves the others known.
 std::vector<long long> constant_extents(const isl::set& domain);
+
+// The scop restricted to `statements` (their source order kept): a piece to compile alone.
+Scop restrict_scop(const Scop& scop, const std::vector<std::string>& statements);
 
 }  // namespace pz::poly

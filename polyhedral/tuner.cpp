@@ -122,7 +122,7 @@ std::map<std::string, long long> tune_sizes(const Scop& scop, const std::map<std
 std::map<std::string, std::vector<long long>> tune_extents(const Scop& scop, const std::map<std::string, long long>& sizes) {
   std::map<std::string, std::vector<long long>> extents;
   for (const auto& array : scop.arrays) {
-    if (array.rank == 0) continue;
+    if (array.rank == 0 || array.local) continue;
     std::vector<long long> box(static_cast<size_t>(array.rank), 1);
     for (const auto& s : scop.statements)
       for (const auto& a : s.accesses) {
@@ -248,6 +248,7 @@ std::string tune_harness(const Scop& scop, const std::map<std::string, long long
   }
   int seed = 1;
   for (const auto& a : scop.arrays) {
+    if (a.local) continue;  // the region's code declares it
     if (a.rank == 0) {
       formals.push_back(a.element_type + " " + a.name);
       const std::string value = "(" + a.element_type + ")" + (is_floating(a.element_type) ? "1.5" : "1");
@@ -288,6 +289,8 @@ std::string tune_harness(const Scop& scop, const std::map<std::string, long long
     << (formals.empty() ? "void" : join(formals, ", ")) << ") {\n";
   for (const auto& it : scop.outer_iterators) c << "  int " << it << " = 0;\n";
   for (const auto& it : scop.outer_iterators) c << "  (void)" << it << ";\n";
+  // The region as written (the else branch of a local-array guard) still uses them.
+  for (const auto& scalar : scop.removed_scalars) c << "  " << scalar.element_type << " " << scalar.name << " = 0;\n";
   c << region_code << "}\n\n";
   c << "int main(int argc, char **argv) {\n"
        "  if (argc != 5) {\n"

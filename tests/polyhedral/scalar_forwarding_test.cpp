@@ -7,25 +7,13 @@
 #include <string>
 
 #include "polyhedral/polyc.h"
-#include "tests/polyhedral/compile_run.h"
+#include "tests/polyhedral/exact_polyc.h"
 
 namespace pz::poly {
 namespace {
 
-PolycOptions exact() {
-  PolycOptions o;
-  o.parallel = o.vectorize = true;
-  o.reassociate = false;  // every sum in the source's order: outputs compare bit for bit
-  o.data_movement = false;
-  return o;
-}
-
-std::string passes(const PolycResult& r) {
-  std::string out;
-  for (const auto& s : r.scops)
-    for (const auto& p : s.passes) out += p + "\n";
-  return out;
-}
+using test_support::expect_same_output;
+using test_support::passes_of;
 
 // `kernel` (a function `void kernel(void)` over the globals below) in a program that fills
 // the arrays, calls it and prints them.
@@ -43,16 +31,6 @@ std::string program(const std::string& kernel) {
          "  }\n"
          "  return 0;\n"
          "}\n";
-}
-
-void expect_same_output(const std::string& name, const std::string& source, const PolycResult& r) {
-  test_support::Workdir dir("scalar_forwarding_" + name);
-  const std::string flags = "-O2 -march=native -ffp-contract=off -fopenmp -Wall -Wextra -Werror -Wno-unknown-pragmas";
-  auto original = test_support::compile_and_run(dir.path(), name + "_orig", source, flags);
-  auto transformed = test_support::compile_and_run(dir.path(), name + "_out", r.output, flags);
-  ASSERT_TRUE(original.ok) << original.error;
-  ASSERT_TRUE(transformed.ok) << transformed.error << "\n" << r.output;
-  EXPECT_EQ(original.output, transformed.output) << r.output;
 }
 
 // PolyBench's ludcmp: LU factorisation and two triangular solves through one scalar w.
@@ -92,23 +70,23 @@ const char* kLudcmp = R"(void kernel(void) {
 
 TEST(ScalarForwarding, LudcmpScalarBecomesItsElements) {
   const std::string source = program(kLudcmp);
-  const PolycResult r = polyc(source, exact());
-  const std::string log = passes(r);
+  const PolycResult r = polyc(source, test_support::exact_polyc());
+  const std::string log = passes_of(r);
   EXPECT_NE(log.find("scalar forwarding: w forwarded into A[i][j] and 3 other element(s)"), std::string::npos) << log;
   // No statement writes w any more, and the copies `A[i][j] = A[i][j]` are gone.
   EXPECT_EQ(r.output.find("w = "), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("w -= "), std::string::npos) << r.output;
   // The factorisation is lu's: one 3-deep band, tiled.
   EXPECT_NE(r.scops.at(0).schedule_origin.find("outer band deepened"), std::string::npos) << r.scops.at(0).schedule_origin;
-  expect_same_output("ludcmp", source, r);
+  expect_same_output("forwarding_ludcmp", source, r);
 }
 
 // polyc leaves every scalar of `source` as it is (the log says why when `reason` is given),
 // and the output computes what the source does.
 void expect_kept(const std::string& name, const std::string& source, const std::string& reason = "") {
-  const PolycResult r = polyc(source, exact());
-  EXPECT_EQ(passes(r).find("forwarded"), std::string::npos) << passes(r);
-  if (!reason.empty()) EXPECT_NE(passes(r).find("scalar forwarding: s kept (" + reason + ")"), std::string::npos) << passes(r);
+  const PolycResult r = polyc(source, test_support::exact_polyc());
+  EXPECT_EQ(passes_of(r).find("forwarded"), std::string::npos) << passes_of(r);
+  if (!reason.empty()) EXPECT_NE(passes_of(r).find("scalar forwarding: s kept (" + reason + ")"), std::string::npos) << passes_of(r);
   expect_same_output(name, source, r);
 }
 
