@@ -107,6 +107,15 @@ isl::set iterator_values(const std::vector<const Statement*>& statements, int de
   return values.coalesce();
 }
 
+// Whether subscript `k` of `a` is the loop's iterator (dimension depth - 1) itself.
+bool subscripts_directly(const Access& a, int k, int depth) {
+  isl_map* same = isl_map_universe(isl_map_get_space(a.relation.get()));
+  same = isl_map_equate(same, isl_dim_in, depth - 1, isl_dim_out, k);
+  const isl_bool direct = isl_map_is_subset(a.relation.get(), same);
+  isl_map_free(same);
+  return direct == isl_bool_true;
+}
+
 // The largest declared extent among array dimensions that the loop's iterator subscripts
 // directly in `statements` (A[...][i][...] with i the loop's): 0 when there is none.
 long long declared_extent(const Scop& scop, const std::vector<const Statement*>& statements, int depth,
@@ -116,16 +125,22 @@ long long declared_extent(const Scop& scop, const std::vector<const Statement*>&
     for (const Access& a : s->accesses) {
       const Array* array = scop.array(a.array);
       if (!array || array->rank == 0 || static_cast<int>(array->declared_extents.size()) != array->rank) continue;
-      for (int k = 0; k < array->rank; ++k) {
-        isl_map* same = isl_map_universe(isl_map_get_space(a.relation.get()));
-        same = isl_map_equate(same, isl_dim_in, depth - 1, isl_dim_out, k);
-        const isl_bool direct = isl_map_is_subset(a.relation.get(), same);
-        isl_map_free(same);
-        if (direct != isl_bool_true) continue;
-        if (std::optional<long long> e = evaluate_text(array->declared_extents[k], constants)) extent = std::max(extent, *e);
-      }
+      for (int k = 0; k < array->rank; ++k)
+        if (subscripts_directly(a, k, depth))
+          if (std::optional<long long> e = evaluate_text(array->declared_extents[k], constants)) extent = std::max(extent, *e);
     }
   return extent;
+}
+
+// Whether some array of `statements` has the loop's iterator as its last subscript: run
+// innermost, the parallel loop then walks it with unit stride, in vectors.
+bool walks_rows(const Scop& scop, const std::vector<const Statement*>& statements, int depth) {
+  for (const Statement* s : statements)
+    for (const Access& a : s->accesses) {
+      const Array* array = scop.array(a.array);
+      if (array && array->rank > 0 && subscripts_directly(a, array->rank - 1, depth)) return true;
+    }
+  return false;
 }
 
 struct Extent {
@@ -221,6 +236,7 @@ class Expander {
     }
     if (scalars.empty()) return false;
     const std::string what = joined(scalars) + " along " + loop.iterator;
+    if (!walks_rows(scop_, statements, depth)) return refuse(what, "no array's last subscript is " + loop.iterator);
     const Extent extent = extent_of(scop_, statements, depth, options_.extent_constants);
     if (extent.elements <= 0) return refuse(what, extent.why);
     long long bytes = 0;

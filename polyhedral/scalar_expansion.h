@@ -17,8 +17,12 @@
 //   - s is dead after the region (the C frontend's liveness) and its declared type is known;
 //   - every value of s read inside L was written in the same iteration of L and of the loops
 //     around it, and no value of s flows into L or out of it (exact dataflow, isl);
-// and it is expanded only when L carries no dependence once they are (checked on the
-// expanded program): an expansion that leaves L sequential buys nothing.
+// and it is expanded only when
+//   - some array's last subscript is L's iterator, so that L, run innermost, sweeps it in
+//     vectors (a row-wise recurrence expanded along its rows would gain threads only, and
+//     its elements, shared with the outlined parallel loop, would lose their registers);
+//   - L carries no dependence once they are (checked on the expanded program): an
+//     expansion that leaves L sequential buys nothing.
 //
 // The arrays live on the stack of the generated code (Scop::arrays with `local`), indexed by
 // L's iterator, which must be nonnegative. Their extent is the iterator's largest value + 1

@@ -132,6 +132,24 @@ TEST(ScalarExpansion, KeepsScalarsItCannotOrNeedNotExpand) {
 }
 )");
   EXPECT_EQ(carried.find("scalar expansion: t along j into"), std::string::npos) << carried;
+  // A recurrence along each row: expanded along i, the rows would run in parallel, but i
+  // subscripts no array's rows, so no vector loop would come of it.
+  const std::string rows = log_of(R"(static void kernel(int w, int h) {
+  int i, j;
+  float t;
+#pragma scop
+  for (i = 0; i < w; i++) {
+    t = 0.0f;
+    for (j = 0; j < h; j++) {
+      t = 0.5f * t + img[i][j];
+      out[i][j] = t;
+    }
+  }
+#pragma endscop
+}
+)");
+  EXPECT_NE(rows.find("scalar expansion: t along i not expanded (no array's last subscript is i)"), std::string::npos)
+      << rows;
   // Each column's sum feeds the next column's: j stays sequential, so t keeps its cell.
   const std::string sequential = log_of(R"(static void kernel(int w, int h) {
   int i, j;
