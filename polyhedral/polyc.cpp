@@ -382,10 +382,15 @@ void check_size(const LoopNode& tree, const BudgetOptions& budget) {
                                          std::to_string(budget.max_depth));
 }
 
-// The region as the input has it, between its pragma lines, under a comment saying why.
+// The lines between the region's pragma lines in `text`, the text it was found in.
+std::string region_body(const std::string& text, const ScopRegion& region) {
+  return text.substr(region.body_begin, region.body_end - region.body_begin);
+}
+
+// The region as the input has it, under a comment saying why.
 std::string kept_as_written(const std::string& source, const ScopRegion& region, const std::string& why) {
   return region.indent + "/* polyc: scop of line " + std::to_string(region.line) + " kept as written: " + why + " */\n" +
-         source.substr(region.body_begin, region.body_end - region.body_begin);
+         region_body(source, region);
 }
 
 // `code` in a block that declares the scop's local arrays (scalar_expansion.h), run under
@@ -400,7 +405,7 @@ std::string with_local_arrays(const Scop& scop, const std::string& code, const s
   if (declarations.empty()) return code;
   if (scop.local_guard.empty()) return region.indent + "{\n" + declarations + code + region.indent + "}\n";
   return region.indent + "if (" + scop.local_guard + ") {\n" + declarations + code + region.indent + "} else {\n" +
-         parsed_text.substr(region.body_begin, region.body_end - region.body_begin) + region.indent + "}\n";
+         region_body(parsed_text, region) + region.indent + "}\n";
 }
 
 // The region's code; over a budget, the region as written, with `report.fallback` and a
