@@ -14,6 +14,7 @@
 #include "polyhedral/affine.h"
 #include "polyhedral/c_parser.h"
 #include "polyhedral/frontend_error.h"
+#include "polyhedral/loop_tree_edit.h"
 
 namespace pz::poly {
 
@@ -285,6 +286,11 @@ Scop lower(isl::ctx ctx, const LoopNode& root, const LowerOptions& options) {
   const LowerTree lower_tree = [&](const LoopNode& tree, const LowerOptions& o) { return Lowering(ctx, o).run(tree); };
   if (auto x = expand_scalars(forwarded ? *forwarded : root, scop, options, lower_tree, notes)) {
     scop = Lowering(ctx, x->options).run(*x->tree);
+    std::map<const LoopNode*, const Statement*> numbered;
+    number_statements(*x->tree, scop, numbered);
+    std::set<std::string> copies;
+    for (const LoopNode* c : x->copies) copies.insert(numbered.at(c)->name);
+    keep_last_writes(scop, copies);
     for (Array& a : scop.arrays)
       a.local = std::find(x->local_arrays.begin(), x->local_arrays.end(), a.name) != x->local_arrays.end();
     for (const std::string& g : x->guards) scop.local_guard += (scop.local_guard.empty() ? "" : " && ") + g;

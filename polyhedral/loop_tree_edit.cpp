@@ -20,7 +20,22 @@ ExprPtr substitute(const ExprPtr& e, const std::string& name, const ExprPtr& by)
   return changed ? Expr::make(e->kind, e->text, std::move(args), e->loc) : e;
 }
 
-std::unique_ptr<LoopNode> clone(const LoopNode& n) {
+ExprPtr prefix_subscript(const ExprPtr& e, const std::string& array, const std::string& renamed, const ExprPtr& index) {
+  if (e->args.empty()) return e;
+  std::vector<ExprPtr> args;
+  bool changed = false;
+  for (const auto& a : e->args) {
+    args.push_back(prefix_subscript(a, array, renamed, index));
+    changed = changed || args.back() != a;
+  }
+  if (e->kind == Expr::Kind::kAccess && e->text == array) {
+    args.insert(args.begin(), index);
+    return Expr::make(Expr::Kind::kAccess, renamed, std::move(args), e->loc);
+  }
+  return changed ? Expr::make(e->kind, e->text, std::move(args), e->loc) : e;
+}
+
+std::unique_ptr<LoopNode> shallow_clone(const LoopNode& n) {
   auto c = std::make_unique<LoopNode>();
   c->kind = n.kind;
   c->loc = n.loc;
@@ -32,6 +47,11 @@ std::unique_ptr<LoopNode> clone(const LoopNode& n) {
   c->lhs = n.lhs;
   c->rhs = n.rhs;
   c->op = n.op;
+  return c;
+}
+
+std::unique_ptr<LoopNode> clone(const LoopNode& n) {
+  std::unique_ptr<LoopNode> c = shallow_clone(n);
   for (const auto& x : n.children) c->children.push_back(clone(*x));
   for (const auto& x : n.else_children) c->else_children.push_back(clone(*x));
   return c;

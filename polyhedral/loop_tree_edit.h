@@ -17,6 +17,13 @@ bool mentions(const ExprPtr& e, const std::string& name);
 // `e` with every plain name `name` replaced by `by`; `e` itself when it has none.
 ExprPtr substitute(const ExprPtr& e, const std::string& name, const ExprPtr& by);
 
+// `e` with every access to `array` replaced by one to `renamed` with `index` as its first
+// subscript (A[i][j] -> pz_A[q][i][j]); `e` itself when it has none.
+ExprPtr prefix_subscript(const ExprPtr& e, const std::string& array, const std::string& renamed, const ExprPtr& index);
+
+// A copy of `n` without its children.
+std::unique_ptr<LoopNode> shallow_clone(const LoopNode& n);
+
 // A deep copy of `n`.
 std::unique_ptr<LoopNode> clone(const LoopNode& n);
 

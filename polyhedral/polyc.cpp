@@ -19,6 +19,7 @@
 #include "polyhedral/legality.h"
 #include "polyhedral/loop_order.h"
 #include "polyhedral/matmul_kernel.h"
+#include "polyhedral/outer_loop.h"
 #include "polyhedral/matmul_packing.h"
 #include "polyhedral/parallel_marks.h"
 #include "polyhedral/pass.h"
@@ -213,6 +214,64 @@ std::optional<std::string> packed_contraction_code(IslContext& ctx, StageBudget&
          indent + "}\n";
 }
 
+// The code of a scop whose contractions lie one loop deeper than matmul_packing.h matches
+// (a batched contraction, outer_loop.h): its top-level parts in source order, a part under
+// one loop whose body packs a contraction as that loop around the body's packed pieces, the
+// other parts through optimize_scop. nullopt, with the reasons appended to `log`, when no
+// part packs.
+std::optional<std::string> batched_contraction_code(IslContext& ctx, StageBudget& budget, Scop& scop, const PolycOptions& o,
+                                                    const std::string& indent, int source_line, ScopReport& report,
+                                                    std::vector<std::string>& log) {
+  if (!o.matmul.enabled || o.tile.mode != TileOptions::Mode::kAuto) return std::nullopt;
+  if (std::none_of(scop.statements.begin(), scop.statements.end(), [](const Statement& s) {
+        return (s.op == "+=" || s.op == "-=") && s.iterators.size() == 4;
+      }))
+    return std::nullopt;
+  const std::vector<std::vector<std::string>> parts = top_level_parts(scop);
+  std::vector<std::optional<std::string>> packed(parts.size());
+  std::vector<std::string> passes;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    Scop part = restrict_scop(scop, parts[i]);
+    std::optional<PeeledLoop> loop;
+    try {
+      loop = budget.run("matmul packing", [&] { return peel_outer_loop(part); });
+    } catch (const isl::exception&) {
+    }
+    if (!loop) continue;
+    ScopReport body_report;
+    std::vector<std::string> body_log;
+    std::optional<std::string> body =
+        packed_contraction_code(ctx, budget, loop->body, o, indent + "  ", source_line, body_report, body_log);
+    const std::string batch = "batched over " + loop->iterator + ": ";
+    for (const auto& line : body ? body_report.passes : body_log) passes.push_back(batch + line);
+    if (!body) continue;
+    const std::string& it = loop->iterator;
+    packed[i] = indent + "for (int " + it + " = " + loop->lower + "; " + it + " <= " + loop->upper + "; " + it + "++) {\n" +
+                *body + indent + "}\n";
+  }
+  if (std::none_of(packed.begin(), packed.end(), [](const auto& p) { return p.has_value(); })) {
+    log.insert(log.end(), passes.begin(), passes.end());
+    return std::nullopt;
+  }
+  const Dependences deps = budget.run("dependence analysis", [&] { return compute_dependences(scop); });
+  report = describe_scop(scop, deps, source_line);
+  report.passes = log;
+  report.passes.insert(report.passes.end(), passes.begin(), passes.end());
+  report.schedule_origin = "source order of top-level parts, batched contractions packed";
+  std::string code = indent + "/* polyc: scop of line " + std::to_string(source_line) + ", batched contractions packed */\n";
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (packed[i]) {
+      code += *packed[i];
+      continue;
+    }
+    Scop part = restrict_scop(scop, parts[i]);
+    ScopReport part_report;
+    code += optimize_scop(ctx, part, o, part_report, indent, source_line);
+    for (const auto& line : part_report.passes) report.passes.push_back(joined(parts[i]) + ": " + line);
+  }
+  return code;
+}
+
 // The passes after isl's scheduler, in order. A stencil gets its own skewed, time-tiled
 // wavefront schedule, whose point loops keep isl's order (the stride-1 member is innermost
 // already) and are not re-tiled; any other scop gets a locality loop order, vector strips
@@ -279,6 +338,8 @@ std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, Sc
   co.indent = indent;
   std::vector<std::string> blocking_log;
   if (auto code = packed_contraction_code(ctx, budget, scop, o, indent, source_line, report, blocking_log))
+    return *code + dead_iterator_uses(scop, indent);
+  if (auto code = batched_contraction_code(ctx, budget, scop, o, indent, source_line, report, blocking_log))
     return *code + dead_iterator_uses(scop, indent);
   if (auto code = register_blocked_code(ctx, budget, scop, o, co, source_line, report, blocking_log))
     return *code + dead_iterator_uses(scop, indent);
@@ -400,8 +461,12 @@ std::string kept_as_written(const std::string& source, const ScopRegion& region,
 std::string with_local_arrays(const Scop& scop, const std::string& code, const std::string& parsed_text,
                               const ScopRegion& region) {
   std::string declarations;
-  for (const Array& a : scop.arrays)
-    if (a.local) declarations += region.indent + "  " + a.element_type + " " + a.name + "[" + a.declared_extents.at(0) + "];\n";
+  for (const Array& a : scop.arrays) {
+    if (!a.local) continue;
+    declarations += region.indent + "  " + a.element_type + " " + a.name;
+    for (const std::string& extent : a.declared_extents) declarations += "[" + extent + "]";
+    declarations += ";\n";
+  }
   if (declarations.empty()) return code;
   if (scop.local_guard.empty()) return region.indent + "{\n" + declarations + code + region.indent + "}\n";
   return region.indent + "if (" + scop.local_guard + ") {\n" + declarations + code + region.indent + "} else {\n" +

@@ -1,5 +1,8 @@
 #include "polyhedral/scalar_expansion.h"
 
+#include <isl/schedule.h>
+#include <isl/union_map.h>
+
 #include <set>
 
 #include "polyhedral/c_parser.h"
@@ -7,6 +10,7 @@
 #include "polyhedral/isl_context.h"
 #include "polyhedral/loop_tree_edit.h"
 #include "polyhedral/parallel_marks.h"
+#include "polyhedral/point_count.h"
 
 namespace pz::poly {
 
@@ -93,6 +97,40 @@ bool carries_nothing(const Scop& scop, const std::set<std::string>& inside, int 
   return true;
 }
 
+// The accesses to `array` in `statements` (all under the loop at `depth`) as maps from the
+// iteration of the loops down to it to the element; only the writes when `writes_only`.
+isl::union_map touches_by_iteration(const std::vector<const Statement*>& statements, const std::string& array, int depth,
+                                    bool writes_only) {
+  isl::union_map out;
+  for (const Statement* s : statements)
+    for (const Access& a : s->accesses) {
+      if (a.array != array || (writes_only && !a.write)) continue;
+      isl_map* m = a.relation.copy();
+      m = isl_map_project_out(m, isl_dim_in, depth, isl_map_dim(m, isl_dim_in) - depth);
+      const isl::union_map u(isl::manage(isl_map_reset_tuple_id(m, isl_dim_in)));
+      out = out.is_null() ? u : out.unite(u);
+    }
+  return out;
+}
+
+// Whether two iterations of the loop at `depth` (in one iteration of the loops around it)
+// touch an element of `array` in common, one of them writing it: the reuse of storage that
+// expansion removes. An array each iteration touches apart gains nothing from it.
+bool reused_across_iterations(const std::vector<const Statement*>& statements, const std::string& array, int depth) {
+  const isl::union_map writes = touches_by_iteration(statements, array, depth, true);
+  const isl::union_map all = touches_by_iteration(statements, array, depth, false);
+  if (writes.is_null() || all.is_null()) return false;
+  for (const isl::map& pairs : maps_of(writes.apply_range(all.reverse()))) {
+    isl_map* outer_same = isl_map_universe(isl_map_get_space(pairs.get()));
+    for (int i = 0; i + 1 < depth; ++i) outer_same = isl_map_equate(outer_same, isl_dim_in, i, isl_dim_out, i);
+    isl_map* same = isl_map_equate(isl_map_copy(outer_same), isl_dim_in, depth - 1, isl_dim_out, depth - 1);
+    isl_map* across = isl_map_subtract(outer_same, same);
+    const bool reused = !pairs.intersect(isl::manage(across)).is_empty();
+    if (reused) return true;
+  }
+  return false;
+}
+
 // The values the loop's iterator (dimension depth - 1) takes over `statements`.
 isl::set iterator_values(const std::vector<const Statement*>& statements, int depth) {
   isl::set values;
@@ -172,10 +210,29 @@ Extent extent_of(const Scop& scop, const std::vector<const Statement*>& statemen
   return e;
 }
 
+// The ancestors of a node below the region's root, outermost first, each with whether the
+// node lies in its else branch.
+using Path = std::vector<std::pair<const LoopNode*, bool>>;
+
 struct Choice {
-  std::string scalar, array;
-  ExprPtr element;  // array[iterator]
+  std::string scalar, array;  // the expanded variable (a scalar or an array) and its new array
+  ExprPtr index;              // the loop's iterator
+  bool is_array = false;      // an array: its accesses gain `index` as their first subscript
+  const LoopNode* loop = nullptr;
+  Path path;                  // the loop's ancestors
 };
+
+// The product of an array's declared extents, 0 when one is not a known constant.
+long long declared_elements(const Array& a, const std::map<std::string, long long>& constants) {
+  if (static_cast<int>(a.declared_extents.size()) != a.rank) return 0;
+  long long elements = 1;
+  for (const std::string& text : a.declared_extents) {
+    const std::optional<long long> e = evaluate_text(text, constants);
+    if (!e || *e <= 0) return 0;
+    elements = saturating_product(elements, *e);
+  }
+  return elements;
+}
 
 class Expander {
  public:
@@ -192,14 +249,14 @@ class Expander {
     visit_loops(root_, 0);
     if (chosen_.empty()) return std::nullopt;
     ScalarExpansion x;
-    x.tree = expanded_tree();
+    x.tree = expanded_tree(&x.copies);
     x.options = options_with_arrays();
     x.guards = guards_;
     std::set<std::string> scalars;
     for (const auto& [loop, choices] : chosen_)
       for (const Choice& c : choices) {
         x.local_arrays.push_back(c.array);
-        scalars.insert(c.scalar);
+        if (!c.is_array) scalars.insert(c.scalar);
       }
     for (const std::string& s : scalars)
       if (!tree_mentions(*x.tree, s)) x.removed_scalars.push_back(s);
@@ -208,17 +265,54 @@ class Expander {
 
  private:
   void visit_loops(const LoopNode& n, int depth) {
-    auto each = [&](const std::vector<std::unique_ptr<LoopNode>>& children) {
-      for (const auto& c : children) {
+    for (const bool in_else : {false, true})
+      for (const auto& c : in_else ? n.else_children : n.children) {
+        if (&n != &root_) path_.emplace_back(&n, in_else);
         if (c->kind != LoopNode::Kind::kFor) {
           visit_loops(*c, depth);
         } else if (!try_loop(*c, depth + 1)) {
           visit_loops(*c, depth + 1);
         }
+        if (&n != &root_) path_.pop_back();
       }
-    };
-    each(n.children);
-    each(n.else_children);
+  }
+
+  // The arrays `loop` may expand: written under it, every access of theirs in the region
+  // under it and under no loop inside it (the innermost loop around them all: each element
+  // then serves as many iterations as it can), of constant declared extents.
+  std::vector<const Array*> array_candidates(const LoopNode& loop, const std::vector<const Statement*>& statements) const {
+    std::vector<const Array*> out;
+    if (root_.kind != LoopNode::Kind::kBlock) return out;  // no place for the copy-out
+    for (const Array& a : scop_.arrays) {
+      if (a.rank == 0 || a.local || !writes(statements, a.name)) continue;
+      const std::set<std::string> touching = statements_touching(a.name);
+      if (!covers(loop, touching) || inner_loop_covers(loop, touching)) continue;
+      if (declared_elements(a, options_.extent_constants) > 0) out.push_back(&a);
+    }
+    return out;
+  }
+
+  std::set<std::string> statements_touching(const std::string& array) const {
+    std::set<std::string> out;
+    for (const auto& s : scop_.statements)
+      for (const auto& a : s.accesses)
+        if (a.array == array) out.insert(s.name);
+    return out;
+  }
+
+  bool covers(const LoopNode& n, const std::set<std::string>& names) const {
+    std::vector<const Statement*> under;
+    statements_under(n, numbered_, under);
+    std::size_t found = 0;
+    for (const Statement* s : under) found += names.count(s->name);
+    return found == names.size();
+  }
+
+  bool inner_loop_covers(const LoopNode& n, const std::set<std::string>& names) const {
+    for (const bool in_else : {false, true})
+      for (const auto& c : in_else ? n.else_children : n.children)
+        if (c->kind == LoopNode::Kind::kFor ? covers(*c, names) : inner_loop_covers(*c, names)) return true;
+    return false;
   }
 
   // Expands the scalars `loop` (at `depth`) can take, when that makes it parallel.
@@ -227,29 +321,41 @@ class Expander {
     statements_under(loop, numbered_, statements);
     std::set<std::string> inside;
     for (const Statement* s : statements) inside.insert(s->name);
-    std::vector<std::string> scalars;
+    std::vector<std::string> scalars, arrays;
     for (const std::string& s : options_.dead_scalars) {
       const Array* array = scop_.array(s);
       if (!array || array->rank != 0 || !options_.element_types.count(s) || !writes(statements, s)) continue;
-      if (!flows_.count(s)) flows_.emplace(s, flow_of(scop_, s));
-      if (stays_in_iterations(flows_.at(s), inside, depth)) scalars.push_back(s);
+      if (stays_in_iterations(flow(s), inside, depth)) scalars.push_back(s);
     }
-    if (scalars.empty()) return false;
-    const std::string what = joined(scalars) + " along " + loop.iterator;
-    if (!walks_rows(scop_, statements, depth)) return refuse(what, "no array's last subscript is " + loop.iterator);
+    for (const Array* a : array_candidates(loop, statements))
+      if (reused_across_iterations(statements, a->name, depth) && stays_in_iterations(flow(a->name), inside, depth))
+        arrays.push_back(a->name);
+    if (!scalars.empty() && !walks_rows(scop_, statements, depth)) {
+      refuse(joined(scalars) + " along " + loop.iterator, "no array's last subscript is " + loop.iterator);
+      scalars.clear();
+    }
+    if (scalars.empty() && arrays.empty()) return false;
+    std::vector<std::string> variables = scalars;
+    variables.insert(variables.end(), arrays.begin(), arrays.end());
+    const std::string what = joined(variables) + " along " + loop.iterator;
     const Extent extent = extent_of(scop_, statements, depth, options_.extent_constants);
     if (extent.elements <= 0) return refuse(what, extent.why);
     long long bytes = 0;
-    for (const std::string& s : scalars) bytes += extent.elements * element_bytes(s);
+    for (const std::string& v : variables) bytes = saturating_sum(bytes, saturating_product(extent.elements, variable_bytes(v)));
     if (bytes_ + bytes > kMaxExpansionBytes)
       return refuse(what, std::to_string(bytes_ + bytes) + " bytes of arrays, over " + std::to_string(kMaxExpansionBytes));
     std::vector<Choice>& choices = chosen_[&loop];
-    for (const std::string& s : scalars) {
-      const std::string array = fresh_name("pz_" + s);
-      const ExprPtr index = Expr::make(Expr::Kind::kName, loop.iterator);
-      choices.push_back({s, array, Expr::make(Expr::Kind::kAccess, array, {index})});
-      extents_[array] = extent.elements;
-      types_[array] = options_.element_types.at(s);
+    const ExprPtr index = Expr::make(Expr::Kind::kName, loop.iterator);
+    for (const std::string& v : variables) {
+      const Array* original = scop_.array(v);
+      Choice c{v, fresh_name("pz_" + v), index, original->rank > 0, &loop, path_};
+      std::vector<std::string> dims{std::to_string(extent.elements)};
+      if (c.is_array)
+        for (const std::string& e : original->declared_extents)
+          dims.push_back(std::to_string(*evaluate_text(e, options_.extent_constants)));
+      extents_[c.array] = dims;
+      types_[c.array] = c.is_array ? original->element_type : options_.element_types.at(v);
+      choices.push_back(c);
     }
     if (!becomes_parallel(inside, depth)) {
       for (const Choice& c : choices) {
@@ -262,10 +368,13 @@ class Expander {
     }
     bytes_ += bytes;
     if (!extent.guard.empty()) guards_.push_back(extent.guard);
-    std::string arrays;
-    for (const Choice& c : choices) arrays += (arrays.empty() ? "" : ", ") + c.array + "[" + std::to_string(extent.elements) + "]";
-    log_.push_back("scalar expansion: " + what + " into " + arrays + (extent.guard.empty() ? "" : " (when " + extent.guard + ")") +
-                   "; " + loop.iterator + " is parallel");
+    std::string into;
+    for (const Choice& c : choices) {
+      into += (into.empty() ? "" : ", ") + c.array;
+      for (const std::string& d : extents_.at(c.array)) into += "[" + d + "]";
+    }
+    log_.push_back("scalar expansion: " + what + " into " + into + (extent.guard.empty() ? "" : " (when " + extent.guard + ")") +
+                   "; " + loop.iterator + " is parallel" + (arrays.empty() ? "" : "; final values copied out"));
     return true;
   }
 
@@ -289,9 +398,17 @@ class Expander {
     return false;
   }
 
-  int element_bytes(const std::string& scalar) const {
+  const ScalarFlow& flow(const std::string& variable) {
+    if (!flows_.count(variable)) flows_.emplace(variable, flow_of(scop_, variable));
+    return flows_.at(variable);
+  }
+
+  // The bytes of one iteration's copy of a scalar or an array.
+  long long variable_bytes(const std::string& variable) const {
+    const Array* original = scop_.array(variable);
+    if (original->rank > 0) return saturating_product(declared_elements(*original, options_.extent_constants), original->element_bytes());
     Array a;
-    a.element_type = options_.element_types.at(scalar);
+    a.element_type = options_.element_types.at(variable);
     return a.element_bytes();
   }
 
@@ -310,17 +427,63 @@ class Expander {
 
   LowerOptions options_with_arrays() const {
     LowerOptions o = options_;
-    for (const auto& [array, elements] : extents_) {
+    for (const auto& [array, dims] : extents_) {
       o.element_types[array] = types_.at(array);
-      o.declared_extents[array] = {std::to_string(elements)};
+      o.declared_extents[array] = dims;
     }
     return o;
   }
 
-  std::unique_ptr<LoopNode> expanded_tree() const {
+  // The region with the chosen variables expanded, and after it, for each expanded array,
+  // its copy-out (the statements in `copies`).
+  std::unique_ptr<LoopNode> expanded_tree(std::vector<const LoopNode*>* copies = nullptr) const {
     std::unique_ptr<LoopNode> copy = clone(root_);
     rewrite(*copy, root_, {});
+    for (const auto& [loop, choices] : chosen_)
+      for (const Choice& c : choices)
+        if (c.is_array) {
+          std::unique_ptr<LoopNode> nest = copy_out(c);
+          if (copies) collect_statements(*nest, *copies);
+          copy->children.push_back(std::move(nest));
+        }
     return copy;
+  }
+
+  // The copy-out of an expanded array: the loops and conditions around its writes, each write
+  // `A[e] op= ...` turned into `A[e] = pz_A[index][e]`, after the region. Run in full it
+  // would leave each element the value of its last write in source order; lowering keeps
+  // only those last instances (keep_last_writes).
+  static std::unique_ptr<LoopNode> copy_out(const Choice& c) {
+    std::unique_ptr<LoopNode> nest = copies_under(*c.loop, c);
+    for (auto it = c.path.rbegin(); it != c.path.rend(); ++it) {
+      std::unique_ptr<LoopNode> outer = shallow_clone(*it->first);
+      (it->second ? outer->else_children : outer->children).push_back(std::move(nest));
+      nest = std::move(outer);
+    }
+    return nest;
+  }
+
+  static std::unique_ptr<LoopNode> copies_under(const LoopNode& n, const Choice& c) {
+    if (n.kind == LoopNode::Kind::kStmt) {
+      if (!n.lhs || n.lhs->kind != Expr::Kind::kAccess || n.lhs->text != c.scalar) return nullptr;
+      std::unique_ptr<LoopNode> s = shallow_clone(n);
+      s->op = "=";
+      s->rhs = prefix_subscript(n.lhs, c.scalar, c.array, c.index);
+      return s;
+    }
+    std::unique_ptr<LoopNode> out = shallow_clone(n);
+    for (const auto& x : n.children)
+      if (auto y = copies_under(*x, c)) out->children.push_back(std::move(y));
+    for (const auto& x : n.else_children)
+      if (auto y = copies_under(*x, c)) out->else_children.push_back(std::move(y));
+    if (out->children.empty() && out->else_children.empty()) return nullptr;
+    return out;
+  }
+
+  static void collect_statements(const LoopNode& n, std::vector<const LoopNode*>& out) {
+    if (n.kind == LoopNode::Kind::kStmt) out.push_back(&n);
+    for (const auto& c : n.children) collect_statements(*c, out);
+    for (const auto& c : n.else_children) collect_statements(*c, out);
   }
 
   // The statements under `original` (copied as `copy`) with the chosen scalars replaced by
@@ -330,14 +493,19 @@ class Expander {
       for (const Choice& c : it->second) active.push_back(&c);
     if (copy.kind == LoopNode::Kind::kStmt) {
       for (const Choice* c : active) {
-        copy.lhs = substitute(copy.lhs, c->scalar, c->element);
-        if (copy.rhs) copy.rhs = substitute(copy.rhs, c->scalar, c->element);
+        copy.lhs = expanded(copy.lhs, *c);
+        if (copy.rhs) copy.rhs = expanded(copy.rhs, *c);
       }
       return;
     }
     for (std::size_t i = 0; i < copy.children.size(); ++i) rewrite(*copy.children[i], *original.children[i], active);
     for (std::size_t i = 0; i < copy.else_children.size(); ++i)
       rewrite(*copy.else_children[i], *original.else_children[i], active);
+  }
+
+  static ExprPtr expanded(const ExprPtr& e, const Choice& c) {
+    if (c.is_array) return prefix_subscript(e, c.scalar, c.array, c.index);
+    return substitute(e, c.scalar, Expr::make(Expr::Kind::kAccess, c.array, {c.index}));
   }
 
   const LoopNode& root_;
@@ -349,7 +517,8 @@ class Expander {
   std::set<std::string> used_;
   std::map<std::string, ScalarFlow> flows_;
   std::map<const LoopNode*, std::vector<Choice>> chosen_;
-  std::map<std::string, long long> extents_;
+  std::map<std::string, std::vector<std::string>> extents_;  // a new array's extents
+  Path path_;  // the ancestors of the node visited
   std::map<std::string, std::string> types_;
   std::vector<std::string> guards_;
   long long bytes_ = 0;
@@ -357,9 +526,24 @@ class Expander {
 
 }  // namespace
 
+void keep_last_writes(Scop& scop, const std::set<std::string>& statements) {
+  if (statements.empty()) return;
+  isl::union_map writes = isl::union_map::empty(scop.ctx);
+  for (const Statement& s : scop.statements)
+    if (statements.count(s.name)) writes = writes.unite(isl::union_map(s.accesses.front().relation));
+  const isl::union_map order = scop.schedule.get_map().intersect_domain(writes.domain());
+  const isl::union_map later = isl::manage(isl_union_map_lex_lt_union_map(order.copy(), order.copy()));
+  const isl::union_set overwritten = later.intersect(writes.apply_range(writes.reverse())).domain();
+  for (Statement& s : scop.statements) {
+    if (!statements.count(s.name)) continue;
+    s.domain = isl::union_set(s.domain).subtract(overwritten).extract_set(s.domain.get_space()).coalesce();
+    for (Access& a : s.accesses) a.relation = a.relation.intersect_domain(s.domain);
+  }
+  scop.schedule = isl::manage(isl_schedule_intersect_domain(scop.schedule.release(), scop.domain().release()));
+}
+
 std::optional<ScalarExpansion> expand_scalars(const LoopNode& root, const Scop& scop, const LowerOptions& options,
                                               const LowerTree& lower_tree, std::vector<std::string>& log) {
-  if (options.dead_scalars.empty()) return std::nullopt;
   return Expander(root, scop, options, lower_tree, log).run();
 }
 

@@ -24,8 +24,8 @@ struct Array {
   // The C text of each extent where the frontend found the declaration with `rank` of them
   // ("double A[N][N + 1]": {"N", "N + 1"}); empty when not (a pointer, the builder API).
   std::vector<std::string> declared_extents;
-  // Storage the generated code declares on its stack, of the one declared extent (an
-  // expanded scalar: scalar_expansion.h).
+  // Storage the generated code declares on its stack, of the declared extents (an expanded
+  // scalar or array: scalar_expansion.h).
   bool local = false;
   int element_bytes() const;
 };

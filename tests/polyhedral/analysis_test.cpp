@@ -19,14 +19,12 @@
 #include "polyhedral/polyc.h"
 #include "polyhedral/scheduler.h"
 #include "polyhedral/tiling.h"
+#include "tests/polyhedral/scop_of.h"
 
 namespace pz::poly {
 namespace {
 
-Scop scop_of(IslContext& ctx, const std::string& body) {
-  auto regions = parse_c_regions("#pragma scop\n" + body + "\n#pragma endscop\n");
-  return lower(ctx.ctx(), *regions.at(0).tree, regions.at(0).options);
-}
+using test_support::scop_of;
 
 isl::union_map umap(IslContext& ctx, const char* text) { return isl::union_map(ctx.ctx(), text); }
 

@@ -13,10 +13,13 @@
 #include "polyhedral/isl_context.h"
 #include "polyhedral/matmul_packing.h"
 #include "polyhedral/polyc.h"
+#include "tests/polyhedral/scop_of.h"
 #include "tests/polyhedral/compile_run.h"
 
 namespace pz::poly {
 namespace {
+
+using test_support::scop_of;
 
 namespace fs = std::filesystem;
 
@@ -36,14 +39,9 @@ std::string joined(const std::vector<std::string>& lines) {
   return out;
 }
 
-Scop lowered(IslContext& ctx, const std::string& body) {
-  auto regions = parse_c_regions("#pragma scop\n" + body + "\n#pragma endscop\n");
-  return lower(ctx.ctx(), *regions.at(0).tree, regions.at(0).options);
-}
-
 std::optional<Contraction> match(const std::string& body, std::size_t statement, std::string& why) {
   IslContext ctx;
-  Scop scop = lowered(ctx, body);
+  Scop scop = scop_of(ctx, body);
   return match_contraction(scop, scop.statements.at(statement), why);
 }
 

@@ -11,15 +11,13 @@
 #include "polyhedral/isl_context.h"
 #include "polyhedral/polyc.h"
 #include "polyhedral/reductions.h"
+#include "tests/polyhedral/scop_of.h"
 #include "tests/polyhedral/compile_run.h"
 
 namespace pz::poly {
 namespace {
 
-Scop scop_of(IslContext& ctx, const std::string& body) {
-  auto regions = parse_c_regions("#pragma scop\n" + body + "\n#pragma endscop\n");
-  return lower(ctx.ctx(), *regions.at(0).tree, regions.at(0).options);
-}
+using test_support::scop_of;
 
 std::optional<Reduction> first_statement(const std::string& body) {
   IslContext ctx;

@@ -14,14 +14,12 @@
 #include "polyhedral/parallel_marks.h"
 #include "polyhedral/polyc.h"
 #include "polyhedral/time_tiling.h"
+#include "tests/polyhedral/scop_of.h"
 
 namespace pz::poly {
 namespace {
 
-Scop scop_of(IslContext& ctx, const std::string& body) {
-  auto regions = parse_c_regions("#pragma scop\n" + body + "\n#pragma endscop\n");
-  return lower(ctx.ctx(), *regions.at(0).tree, regions.at(0).options);
-}
+using test_support::scop_of;
 
 const char* kJacobi2d =
     "for (t = 0; t < 20; t++) {\n"

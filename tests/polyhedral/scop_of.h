@@ -1,0 +1,18 @@
+// The Scop of a loop nest written as C (one region's body, without the pragmas), lowered as
+// polyc lowers it: the starting point of tests of single passes.
+#pragma once
+
+#include <string>
+
+#include "polyhedral/builder.h"
+#include "polyhedral/c_frontend.h"
+#include "polyhedral/isl_context.h"
+
+namespace pz::poly::test_support {
+
+inline Scop scop_of(IslContext& ctx, const std::string& body) {
+  auto regions = parse_c_regions("#pragma scop\n" + body + "\n#pragma endscop\n");
+  return lower(ctx.ctx(), *regions.at(0).tree, regions.at(0).options);
+}
+
+}  // namespace pz::poly::test_support
