@@ -347,9 +347,9 @@ std::string triangle_condition(const Contraction& c, const std::string& n, const
   return n + (c.triangle > 0 ? " <= " : " >= ") + shifted;
 }
 
-bool may_hold_contractions(const Scop& scop) {
-  return std::any_of(scop.statements.begin(), scop.statements.end(), [](const Statement& s) {
-    return (s.op == "+=" || s.op == "-=") && s.iterators.size() == 3;
+bool may_hold_contractions(const Scop& scop, std::size_t depth) {
+  return std::any_of(scop.statements.begin(), scop.statements.end(), [depth](const Statement& s) {
+    return (s.op == "+=" || s.op == "-=") && s.iterators.size() == depth;
   });
 }
 

@@ -125,9 +125,10 @@ struct MatmulPlan {
   std::vector<MatmulBlocking> blockings;  // one per piece (unused for the plain ones)
 };
 
-// Whether a statement has a contraction's shape at first sight (an update += or -= three
-// loops deep): a test without isl, before dependences are computed for the plan.
-bool may_hold_contractions(const Scop& scop);
+// Whether a statement has a contraction's shape at first sight (an update += or -= `depth`
+// loops deep; 4 for a contraction under a batch loop, outer_loop.h): a test without isl,
+// before dependences are computed for the plan.
+bool may_hold_contractions(const Scop& scop, std::size_t depth = 3);
 
 // The contraction `s` is, or nullopt with the reason in `why`.
 std::optional<Contraction> match_contraction(const Scop& scop, const Statement& s, std::string& why);

@@ -84,7 +84,7 @@ std::optional<PeeledLoop> peel_outer_loop(const Scop& scop) {
     values = values.is_null() ? value : values.unite(value);
   }
   const isl::union_map partial = isl::manage(isl_schedule_node_band_get_partial_schedule_union_map(band.get()));
-  if (!partial.intersect_domain(scop.domain()).is_equal(expected)) return std::nullopt;
+  if (!partial.intersect_domain(domain).is_equal(expected)) return std::nullopt;
   values = values.coalesce();
   isl_pw_aff* lo = isl_set_dim_min(values.copy(), 0);
   isl_pw_aff* hi = isl_set_dim_max(values.copy(), 0);

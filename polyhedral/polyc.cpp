@@ -19,8 +19,8 @@
 #include "polyhedral/legality.h"
 #include "polyhedral/loop_order.h"
 #include "polyhedral/matmul_kernel.h"
-#include "polyhedral/outer_loop.h"
 #include "polyhedral/matmul_packing.h"
+#include "polyhedral/outer_loop.h"
 #include "polyhedral/parallel_marks.h"
 #include "polyhedral/pass.h"
 #include "polyhedral/recurrence_strips.h"
@@ -222,11 +222,7 @@ std::optional<std::string> packed_contraction_code(IslContext& ctx, StageBudget&
 std::optional<std::string> batched_contraction_code(IslContext& ctx, StageBudget& budget, Scop& scop, const PolycOptions& o,
                                                     const std::string& indent, int source_line, ScopReport& report,
                                                     std::vector<std::string>& log) {
-  if (!o.matmul.enabled || o.tile.mode != TileOptions::Mode::kAuto) return std::nullopt;
-  if (std::none_of(scop.statements.begin(), scop.statements.end(), [](const Statement& s) {
-        return (s.op == "+=" || s.op == "-=") && s.iterators.size() == 4;
-      }))
-    return std::nullopt;
+  if (!o.matmul.enabled || o.tile.mode != TileOptions::Mode::kAuto || !may_hold_contractions(scop, 4)) return std::nullopt;
   const std::vector<std::vector<std::string>> parts = top_level_parts(scop);
   std::vector<std::optional<std::string>> packed(parts.size());
   std::vector<std::string> passes;

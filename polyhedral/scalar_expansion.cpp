@@ -222,16 +222,17 @@ struct Choice {
   Path path;                  // the loop's ancestors
 };
 
-// The product of an array's declared extents, 0 when one is not a known constant.
-long long declared_elements(const Array& a, const std::map<std::string, long long>& constants) {
-  if (static_cast<int>(a.declared_extents.size()) != a.rank) return 0;
-  long long elements = 1;
+// An array's declared extents as numbers; nullopt when one is not a known positive constant.
+std::optional<std::vector<long long>> declared_constant_extents(const Array& a,
+                                                                const std::map<std::string, long long>& constants) {
+  if (static_cast<int>(a.declared_extents.size()) != a.rank) return std::nullopt;
+  std::vector<long long> out;
   for (const std::string& text : a.declared_extents) {
     const std::optional<long long> e = evaluate_text(text, constants);
-    if (!e || *e <= 0) return 0;
-    elements = saturating_product(elements, *e);
+    if (!e || *e <= 0) return std::nullopt;
+    out.push_back(*e);
   }
-  return elements;
+  return out;
 }
 
 class Expander {
@@ -287,7 +288,7 @@ class Expander {
       if (a.rank == 0 || a.local || !writes(statements, a.name)) continue;
       const std::set<std::string> touching = statements_touching(a.name);
       if (!covers(loop, touching) || inner_loop_covers(loop, touching)) continue;
-      if (declared_elements(a, options_.extent_constants) > 0) out.push_back(&a);
+      if (declared_constant_extents(a, options_.extent_constants)) out.push_back(&a);
     }
     return out;
   }
@@ -350,9 +351,10 @@ class Expander {
       const Array* original = scop_.array(v);
       Choice c{v, fresh_name("pz_" + v), index, original->rank > 0, &loop, path_};
       std::vector<std::string> dims{std::to_string(extent.elements)};
-      if (c.is_array)
-        for (const std::string& e : original->declared_extents)
-          dims.push_back(std::to_string(*evaluate_text(e, options_.extent_constants)));
+      if (c.is_array) {
+        const std::vector<long long> extents = *declared_constant_extents(*original, options_.extent_constants);
+        for (long long e : extents) dims.push_back(std::to_string(e));
+      }
       extents_[c.array] = dims;
       types_[c.array] = c.is_array ? original->element_type : options_.element_types.at(v);
       choices.push_back(c);
@@ -406,7 +408,12 @@ class Expander {
   // The bytes of one iteration's copy of a scalar or an array.
   long long variable_bytes(const std::string& variable) const {
     const Array* original = scop_.array(variable);
-    if (original->rank > 0) return saturating_product(declared_elements(*original, options_.extent_constants), original->element_bytes());
+    if (original->rank > 0) {
+      const std::vector<long long> extents = *declared_constant_extents(*original, options_.extent_constants);
+      long long bytes = original->element_bytes();
+      for (long long e : extents) bytes = saturating_product(bytes, e);
+      return bytes;
+    }
     Array a;
     a.element_type = options_.element_types.at(variable);
     return a.element_bytes();
