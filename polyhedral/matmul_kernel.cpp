@@ -55,16 +55,30 @@ struct SliverPacking {
   bool uses_across, uses_k;
 };
 
-void pack_sliver(Lines& c, const SliverPacking& s, const std::string& k) {
-  const std::string store = "(" + s.buffer + ")[pz_p * " + str(s.width) + " + pz_x] = pz_x < " + s.valid + " ? (" + s.operand + ") : 0;";
+void pack_loops(Lines& c, const SliverPacking& s, const std::string& k, bool whole) {
+  const std::string value = whole ? "(" + s.operand + ")" : "pz_x < " + s.valid + " ? (" + s.operand + ") : 0";
+  const std::string store = "(" + s.buffer + ")[pz_p * " + str(s.width) + " + pz_x] = " + value + ";";
   const std::string p_loop = for_loop("pz_p", "0", "pz_kc", "1"), x_loop = for_loop("pz_x", "0", str(s.width), "1");
   const std::string declare_k = "const int " + k + " = pz_pc + pz_p;";
   const std::string declare_across = "const int " + s.across + " = " + s.start + " + pz_x;";
   c.open(s.k_contiguous ? x_loop : p_loop);
   if (s.k_contiguous ? s.uses_across : s.uses_k) c.line(s.k_contiguous ? declare_across : declare_k);
+  // A whole sliver's rows are copies of `width` consecutive elements each way: vectors.
+  if (whole && !s.k_contiguous) c.line("#pragma omp simd");
   c.open(s.k_contiguous ? p_loop : x_loop);
   if (s.k_contiguous ? s.uses_k : s.uses_across) c.line(s.k_contiguous ? declare_k : declare_across);
   c.line(store).close().close();
+}
+
+// The sliver packed: a whole one (`valid` == width) as plain copies, an edge one with zeros
+// beyond the edge. The test per element would keep GCC from vectorising the copy, which
+// then costs as much as a good part of the micro-kernel's work on it.
+void pack_sliver(Lines& c, const SliverPacking& s, const std::string& k) {
+  c.open("if (" + s.valid + " == " + str(s.width) + ")");
+  pack_loops(c, s, k, true);
+  c.close().open("else");
+  pack_loops(c, s, k, false);
+  c.close();
 }
 
 // Whether the block of rows [m0, m_last] and columns [n0, n_last] has an element in the

@@ -6,7 +6,7 @@
 //                                only for the array form; whole slivers read its rows
 //                                where they are, edge slivers are packed with zeros)
 //       for jc (n_r columns)     R's k_c x n_r sliver packed (or read in place: R one
-//                                access with n as its last subscript)
+//                                access with n as its last subscript, few L slivers)
 //         for ir (m_r rows)      the micro-kernel: an m_r x n_r block of X in registers,
 //                                k_c rank-1 updates from the two slivers
 // BLIS keeps a k_c x n_c panel of R packed across the ic blocks; here R's slivers are packed

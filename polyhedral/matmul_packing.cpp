@@ -330,10 +330,6 @@ void fuse_neighbours(const Scop& scop, const isl::union_map& validity, MatmulPla
     }
 }
 
-bool all_in_place(const Contraction& c) {
-  return std::all_of(c.terms.begin(), c.terms.end(), [](const ContractionTerm& t) { return t.right_in_place; });
-}
-
 long round_down(long x, long multiple) { return std::max(multiple, x / multiple * multiple); }
 long round_up(long long x, long multiple) { return static_cast<long>((x + multiple - 1) / multiple * multiple); }
 
@@ -374,7 +370,7 @@ MatmulBlocking matmul_blocking(const CacheInfo& cache, const MatmulPackingOption
   // traffic of X's blocks (loaded and stored once per k_c rank-1 updates) by as much.
   b.kc = std::clamp(round_down(cache.l1 / (b.nr * eb), 8), 32L, 512L);
   b.mc = std::clamp(round_down(cache.l2 / 2 / (b.kc * eb), b.mr), static_cast<long>(b.mr),
-                    static_cast<long>(all_in_place(c) ? o.max_slivers_per_block_in_place : o.max_slivers_per_block) * b.mr);
+                    static_cast<long>(o.max_slivers_per_block) * b.mr);
   return b;
 }
 
@@ -429,6 +425,8 @@ std::optional<MatmulPlan> plan_matmul_packing(const Scop& scop, const Dependence
       if (!o.left_in_place)
         for (auto& term : c->terms) term.left_in_place = false;
       b = fit_to_extents(matmul_blocking(cache, o, *c), s, *c);
+      if (b.mc >= static_cast<long>(o.min_slivers_to_pack_right) * b.mr)
+        for (auto& term : c->terms) term.right_in_place = false;
       why = reason_not_to_pack(scop, s, *c, b, o, validity);
       if (!why.empty()) c.reset();
     } else {

@@ -48,11 +48,15 @@ struct MatmulPackingOptions {
   int vector_bytes = 64;       // one vector register (AVX-512)
   int accumulator_vectors = 24;  // of 32 vector registers: the m_r x n_r block of X
   int vectors_per_row = 3;     // n_r = 3 vectors; m_r = accumulator_vectors / 3 / terms
-  // m_c at most this many m_r slivers: larger L blocks ran no faster here (gemm 1000^3) and
-  // cost a first call page faults on its buffer (about 17 us a page on this VM). With R
-  // read in place fewer: nothing is re-packed per block.
+  // m_c at most this many m_r slivers: a larger L block costs a first call page faults on
+  // its buffer and gains nothing once R's sliver is reused this often (docs/BENCHMARKS.md).
   int max_slivers_per_block = 12;
-  int max_slivers_per_block_in_place = 4;
+  // R's k_c x n_r sliver is packed (contiguous, so the micro-kernel streams it from L1
+  // without set conflicts or page crossings, as BLIS packs it) when the L block it serves
+  // has at least this many slivers: the copy is then at most 1 / (this * m_r) of the
+  // multiply-adds. Fewer rows (a small m, known at compile time) read an R that is one
+  // access with n as its last subscript where it is (ContractionTerm::right_in_place).
+  int min_slivers_to_pack_right = 4;
   // Contractions of fewer multiply-adds stay with the plain pipeline: packing, the edge
   // blocks and the buffers' first-touch page faults cost more than the micro-kernel saves
   // (the crossover, measured on PolyBench's contractions, is in docs/BENCHMARKS.md). With
@@ -76,8 +80,9 @@ struct ContractionTerm {
   std::set<std::string> left_iterators, right_iterators;  // the ones L and R mention
   bool left_k_contiguous = true;          // L's array has k in its last subscript
   bool right_k_contiguous = false;        // R's array has k in its last subscript
-  // R is one array access whose last subscript is n: its k_c x n_r slivers are read where
-  // they are (each row n_r consecutive elements), not packed.
+  // R's k_c x n_r slivers are read where they are (each row n_r consecutive elements), not
+  // packed: R is one array access whose last subscript is n, and its slivers serve few
+  // slivers of L (MatmulPackingOptions::min_slivers_to_pack_right).
   bool right_in_place = false;
   // L is one array access whose last subscript is k, which no other subscript mentions:
   // whole m_r-row slivers read its rows where they are (each m_r x k_c block is a few

@@ -389,6 +389,31 @@ TEST(MatmulPackingCostModel, LargeGemmIsTiledAndPacked) {
   EXPECT_EQ(r.output.find("#pragma omp for\n"), std::string::npos) << r.output;
 }
 
+// B's k_c x n_r slivers are packed for gemm's 96-row blocks of A (whole slivers by vector
+// copies, without the edge's test per element), and read in place for a product of 16 rows,
+// where each sliver would serve two slivers of A only.
+TEST(MatmulPackingCostModel, RightSliversArePackedUnlessFewRowsUseThem) {
+  const std::string gemm = "  for (i = 0; i < N; i++)\n    for (j = 0; j < N; j++)\n      for (k = 0; k < N; k++)\n"
+                           "        C[i][j] += A[i][k] * B[k][j];\n";
+  const PolycResult large = packed_at_n1000(gemm);
+  EXPECT_NE(large.output.find("double pz_packed_right0["), std::string::npos) << large.output;
+  const std::size_t whole = large.output.find("if (pz_nr == 24) {");
+  ASSERT_NE(whole, std::string::npos) << large.output;
+  const std::string copy = large.output.substr(whole, large.output.find("} else {", whole) - whole);
+  EXPECT_NE(copy.find("#pragma omp simd"), std::string::npos) << copy;
+  EXPECT_NE(copy.find("(pz_packed_right0)[pz_p * 24 + pz_x] = (B[k][j]);"), std::string::npos) << copy;
+
+  PolycOptions o = packing();
+  o.matmul.min_multiply_adds = PolycOptions{}.matmul.min_multiply_adds;
+  const PolycResult few = polyc("#define M 16\n#define N 1000\ndouble A[M][N], B[N][N], C[M][N];\nvoid f(void) {\n"
+                                "  int i, j, k;\n#pragma scop\n  for (i = 0; i < M; i++)\n    for (j = 0; j < N; j++)\n"
+                                "      for (k = 0; k < N; k++)\n        C[i][j] += A[i][k] * B[k][j];\n#pragma endscop\n}\n",
+                                o);
+  EXPECT_NE(joined(few.scops.at(0).passes).find("matmul packing: S0 packed"), std::string::npos) << joined(few.scops.at(0).passes);
+  EXPECT_EQ(few.output.find("pz_packed_right0"), std::string::npos) << few.output;
+  EXPECT_NE(few.output.find("__builtin_memcpy(&pz_r0_0, &(B[k][j]), sizeof(pz_vector));"), std::string::npos) << few.output;
+}
+
 // syrk's triangle: the first columns hold the most rows, so the column slivers are dealt
 // round-robin (still the same ones to each thread in every block, still no barrier).
 TEST(MatmulPackingCostModel, TriangleColumnsAreDealtRoundRobin) {
