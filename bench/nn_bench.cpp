@@ -170,8 +170,9 @@ void run_nn_bench(const NnBenchOptions& options, std::ostream& out) {
   out << format("%s, network %s: %.2f MFLOP per position\n", r.game.c_str(), r.network.c_str(), r.flops_per_position / 1e6);
   out << format("one core's fp32 FMA peak, measured in this run: %.0f GFLOP/s; %d thread(s) per backend\n", r.peak_gflops,
                 r.threads);
-  out << "poly: the default plan (Winograd 3x3 convolutions where the model says they pay); GFLOP/s count the direct\n"
-         "convolution's FLOPs, so they are effective rates and may exceed the peak\n";
+  out << "poly: the default plan (the model's Winograd 3x3 convolutions, or all direct where that ran faster when\n"
+         "measured on this machine); GFLOP/s count the direct convolution's FLOPs, so they are effective rates and may\n"
+         "exceed the peak\n";
   out << format("%6s  %10s %8s %6s  %10s %8s %6s  %10s", "batch", "torch ms", "GFLOP/s", "peak", "poly ms", "GFLOP/s", "peak",
                 "poly/torch");
   out << (options.direct ? format("  %10s %8s  %12s\n", "direct ms", "GFLOP/s", "poly/direct") : "\n");

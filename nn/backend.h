@@ -31,8 +31,10 @@ struct BackendOptions {
   int threads = 1;
   std::string cache_dir;  // poly: where compiled kernels are kept ("" = the default cache)
   // poly: "auto": 3×3 convolutions as Winograd F(m×m, 3×3) where its cost model says it
-  // pays (nn/poly_winograd.h); "off": all direct; "2", "3", "4": every 3×3 convolution as
-  // F(m×m, 3×3). PZ_POLY_WINOGRAD in the environment, when set, replaces "auto" (benches).
+  // pays (nn/poly_winograd.h), unless the all-direct plan ran faster when both were timed
+  // on this machine (once; the answer is kept in the kernel cache); "off": all direct;
+  // "2", "3", "4": every 3×3 convolution as F(m×m, 3×3). PZ_POLY_WINOGRAD in the
+  // environment, when set, replaces "auto" (benches).
   std::string winograd = "auto";
 };
 

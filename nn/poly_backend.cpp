@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -9,6 +10,7 @@
 
 #include "nn/poly_network.h"
 #include "polyhedral/jit.h"
+#include "util/files.h"
 #include "util/thread_team.h"
 
 namespace pz::nn {
@@ -38,15 +40,84 @@ AlignedFloats aligned_zeros(std::size_t n) {
   return AlignedFloats(p);
 }
 
-// A network's generated forward pass, compiled and loaded once per process (polyc takes
-// a second or two per network; every engine builds two backends, and matches build engines
-// per player).
+// One plan of a network's forward pass, generated and compiled (or found in the JIT cache).
 struct CompiledNetwork {
   std::unique_ptr<PolyNetwork> network;
   std::shared_ptr<poly::JitModule> module;
   ForwardFn* forward = nullptr;
+  std::string key;  // the JIT cache's key of its source
 };
 
+std::shared_ptr<CompiledNetwork> compile_plan(const NetConfig& config, const NetShape& shape, const poly::JitCache& cache,
+                                              int winograd) {
+  auto c = std::make_shared<CompiledNetwork>();
+  c->network = std::make_unique<PolyNetwork>(config, shape, 0, winograd);
+  const std::string source = c->network->source();
+  c->key = cache.key(source);
+  try {
+    c->module = cache.load(source);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("poly backend: the forward pass of the " + config.type + " network (" +
+                             std::to_string(config.blocks) + " blocks x " + std::to_string(config.channels) +
+                             " channels) failed to compile: " + e.what());
+  }
+  c->forward = c->module->function<ForwardFn>("pz_forward");
+  return c;
+}
+
+// Seconds per position of `plan`'s forward pass: its micro-batch of zeros (inputs and
+// weights do not change the work) run for about `seconds`, the best of `rounds` rounds
+// interleaved with the other plan's by the caller.
+class PlanTimer {
+ public:
+  PlanTimer(const CompiledNetwork& plan, const NetShape& shape)
+      : plan_(plan), micro_(plan.network->micro_batch()),
+        input_(aligned_zeros(static_cast<std::size_t>(micro_) * static_cast<std::size_t>(shape.input.size()))),
+        policy_(aligned_zeros(static_cast<std::size_t>(micro_) * static_cast<std::size_t>(shape.policy.size()))),
+        values_(aligned_zeros(static_cast<std::size_t>(micro_) * static_cast<std::size_t>(shape.value_outputs))),
+        arena_(aligned_zeros(plan.network->arena_floats())), weights_(aligned_zeros(plan.network->weight_floats())) {}
+
+  void round(double seconds) {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    int calls = 0;
+    do {
+      plan_.forward(micro_, input_.get(), policy_.get(), values_.get(), arena_.get(), weights_.get());
+      ++calls;
+    } while (std::chrono::duration<double>(Clock::now() - start).count() < seconds);
+    best_ = std::min(best_, std::chrono::duration<double>(Clock::now() - start).count() / (calls * micro_));
+  }
+  double best() const { return best_; }
+
+ private:
+  const CompiledNetwork& plan_;
+  int micro_;
+  AlignedFloats input_, policy_, values_, arena_, weights_;
+  double best_ = 1e300;
+};
+
+// Whether the all-direct plan runs faster on this machine than the cost model's plan with
+// Winograd layers (the model's transform weight is one number for every machine; how much
+// the transforms cost against the products is not): five interleaved rounds of about 4 ms
+// each, the best round of each plan. The model's plan stays unless the direct one is 3%
+// faster, so that a tie does not flip between runs.
+bool direct_measured_faster(const CompiledNetwork& model, const CompiledNetwork& direct, const NetShape& shape) {
+  PlanTimer a(model, shape), b(direct, shape);
+  a.round(0.001);  // first touches of the arenas
+  b.round(0.001);
+  for (int r = 0; r < 5; ++r) {
+    a.round(0.004);
+    b.round(0.004);
+  }
+  return b.best() < 0.97 * a.best();
+}
+
+// A network's forward pass, compiled and loaded once per process (polyc takes a second or
+// two per network; every engine builds two backends, and matches build engines per
+// player). With the model's Winograd layers ("auto"), the plan is the faster of that one and
+// the all-direct one as measured once on this machine: the answer is kept beside the
+// model's compiled plan in the JIT cache (`<key>.winograd`: "winograd" or "direct"), so a
+// later process neither generates the other plan nor times them again.
 std::shared_ptr<const CompiledNetwork> compiled_network(const NetConfig& config, const NetShape& shape,
                                                         const std::string& cache_dir, int winograd) {
   static std::mutex mutex;
@@ -58,20 +129,32 @@ std::shared_ptr<const CompiledNetwork> compiled_network(const NetConfig& config,
                           " winograd " + std::to_string(winograd);
   std::lock_guard lock(mutex);
   if (auto it = compiled.find(key); it != compiled.end()) return it->second;
-  auto c = std::make_shared<CompiledNetwork>();
-  c->network = std::make_unique<PolyNetwork>(config, shape, 0, winograd);
-  const std::string source = c->network->source();
   poly::JitCache cache(cache_dir.empty() ? poly::default_cache_dir() : cache_dir, "gcc", kFlags);
-  try {
-    c->module = cache.load(source);
-  } catch (const std::exception& e) {
-    throw std::runtime_error("poly backend: the forward pass of the " + config.type + " network (" +
-                             std::to_string(config.blocks) + " blocks x " + std::to_string(config.channels) +
-                             " channels) failed to compile: " + e.what());
+  std::shared_ptr<CompiledNetwork> plan = compile_plan(config, shape, cache, winograd);
+  if (winograd == PolyNetwork::kWinogradAuto && plan->network->has_winograd()) {
+    const std::string choice_path = cache.dir() + "/" + plan->key + ".winograd";
+    std::string choice;
+    if (util::file_problem(choice_path).empty()) {
+      try {
+        choice = util::read_text_file(choice_path, 64);
+      } catch (const std::exception&) {
+      }
+    }
+    if (choice == "direct\n") {
+      plan = compile_plan(config, shape, cache, 0);
+    } else if (choice != "winograd\n") {
+      std::shared_ptr<CompiledNetwork> direct = compile_plan(config, shape, cache, 0);
+      const bool faster = direct_measured_faster(*plan, *direct, shape);
+      try {
+        util::write_text_atomically(choice_path, faster ? "direct\n" : "winograd\n");
+      } catch (const std::exception&) {
+        // A cache the process cannot write to: measured again by the next process.
+      }
+      if (faster) plan = direct;
+    }
   }
-  c->forward = c->module->function<ForwardFn>("pz_forward");
-  compiled.emplace(key, c);
-  return c;
+  compiled.emplace(key, plan);
+  return plan;
 }
 
 // BackendOptions::winograd as PolyNetwork's argument; PZ_POLY_WINOGRAD, when set, stands in

@@ -10,8 +10,10 @@
 // messages, naming the network.
 //
 // 3×3 convolutions run as Winograd F(m×m, 3×3) where poly_winograd.h's cost model says it
-// pays; BackendOptions::winograd (or PZ_POLY_WINOGRAD in place of its default "auto") turns
-// it off ("off") or forces one tile size ("2", "3", "4").
+// pays, unless the all-direct plan runs faster on this machine: the first process to build
+// such a network times both plans and keeps the answer beside the compiled plan in the
+// kernel cache (`<key>.winograd`). BackendOptions::winograd (or PZ_POLY_WINOGRAD in place
+// of its default "auto") turns Winograd off ("off") or forces one tile size ("2", "3", "4").
 #pragma once
 
 #include <memory>

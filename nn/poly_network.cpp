@@ -538,6 +538,10 @@ std::string PolyNetwork::layer_code(const Layer& l, bool analyse, PolyLayerRepor
   return "  /* " + l.name + " (" + report.kind + ") */\n  {\n" + program.decls + body + "  }\n";
 }
 
+bool PolyNetwork::has_winograd() const {
+  return std::any_of(layers_.begin(), layers_.end(), [](const Layer& l) { return l.kind == Layer::Kind::kWinograd; });
+}
+
 std::string PolyNetwork::source(bool analyse) {
   reports_.clear();
   std::string code =

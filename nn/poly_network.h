@@ -89,6 +89,7 @@ class PolyNetwork {
   std::size_t weight_floats() const { return weight_floats_; }
   std::size_t unplanned_arena_floats() const { return storage_.unshared_elements; }  // what sharing saves
   double flops_per_position() const;  // multiply-add = 2, without generating the code
+  bool has_winograd() const;          // some 3×3 convolution runs as F(m×m, 3×3)
   const std::vector<PolyLayerReport>& layers() const { return reports_; }
   std::vector<PolyArrayReport> arrays() const;
 

@@ -13,6 +13,8 @@
 #include <cmath>
 #include <filesystem>
 
+#include <unistd.h>
+
 #include "games/registry.h"
 #include "nn/backend.h"
 #include "nn/inference_engine.h"
@@ -21,6 +23,7 @@
 #include "nn/poly_network.h"
 #include "nn/poly_winograd.h"
 #include "util/error.h"
+#include "util/files.h"
 #include "util/rng.h"
 
 namespace pz::nn {
@@ -254,6 +257,64 @@ TEST_F(PolyBackendTest, AutomaticWinogradMatchesTorch) {
   c.blocks = 1;
   c.channels = 48;
   expect_backends_agree("go", c, "auto");
+}
+
+// With the model's Winograd layers, "auto" runs the faster of that plan and the all-direct
+// one, measured once on this machine, and keeps the answer in the kernel cache
+// (`<key>.winograd`): a later process reads it and runs the plan it names. Here copies of
+// the cache with the answer set each way: "direct" runs exactly the code of "off" (the same
+// outputs bit for bit), "winograd" the model's plan (other roundings).
+TEST_F(PolyBackendTest, AutoPlanIsMeasuredOnceAndKeptInTheCache) {
+  const auto game = games::make_game("connect4");
+  const NetShape shape = net_shape(game->info());
+  NetConfig c;
+  c.blocks = 1;
+  c.channels = 32;
+  auto net = make_network(c, game->info());
+  perturb_batch_norms(*net);
+  const NetWeights weights = export_weights(*net);
+  const int rows = 5;
+  std::vector<float> input(static_cast<std::size_t>(rows * shape.input.size()));
+  util::Rng rng(3);
+  for (float& x : input) x = rng.uniform() < 0.5 ? 0.0f : 1.0f;
+  auto outputs = [&](const std::string& dir, const std::string& winograd) {
+    BackendOptions o = backend("poly");
+    o.cache_dir = dir;
+    o.winograd = winograd;
+    auto b = make_backend(o, c, shape);
+    b->load(weights);
+    std::vector<float> policy(static_cast<std::size_t>(rows * shape.policy.size()));
+    std::vector<float> values(static_cast<std::size_t>(rows * shape.value_outputs));
+    b->forward(input.data(), rows, policy.data(), values.data());
+    policy.insert(policy.end(), values.begin(), values.end());
+    return policy;
+  };
+  const fs::path root = fs::temp_directory_path() / ("pz_poly_plan_choice_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  const fs::path measured = root / "measured";
+  fs::create_directories(measured);
+  fs::create_directories(cache_dir());
+  fs::copy(cache_dir(), measured, fs::copy_options::recursive);  // compiled plans, not choices
+  for (const auto& e : fs::directory_iterator(measured))
+    if (e.path().extension() == ".winograd") fs::remove(e.path());
+  const std::vector<float> automatic = outputs(measured.string(), "auto");
+  std::vector<fs::path> choices;
+  for (const auto& e : fs::directory_iterator(measured))
+    if (e.path().extension() == ".winograd") choices.push_back(e.path());
+  ASSERT_EQ(choices.size(), 1u);
+  const std::string choice = util::read_text_file(choices[0].string());
+  ASSERT_TRUE(choice == "direct\n" || choice == "winograd\n") << choice;
+
+  const std::vector<float> direct = outputs(measured.string(), "off");
+  EXPECT_EQ(automatic == direct, choice == "direct\n");
+  for (const std::string forced : {"direct\n", "winograd\n"}) {
+    const fs::path copy = root / forced.substr(0, forced.size() - 1);
+    fs::copy(measured, copy, fs::copy_options::recursive);
+    util::write_text_atomically((copy / choices[0].filename()).string(), forced);
+    const std::vector<float> out = outputs(copy.string(), "auto");
+    EXPECT_EQ(out == direct, forced == "direct\n") << forced;
+  }
+  fs::remove_all(root);
 }
 
 // A team of threads claims micro-batches; each runs the same kernel: identical outputs.
