@@ -61,12 +61,16 @@ void pack_loops(Lines& c, const SliverPacking& s, const std::string& k, bool who
   const std::string p_loop = for_loop("pz_p", "0", "pz_kc", "1"), x_loop = for_loop("pz_x", "0", str(s.width), "1");
   const std::string declare_k = "const int " + k + " = pz_pc + pz_p;";
   const std::string declare_across = "const int " + s.across + " = " + s.start + " + pz_x;";
-  c.open(s.k_contiguous ? x_loop : p_loop);
-  if (s.k_contiguous ? s.uses_across : s.uses_k) c.line(s.k_contiguous ? declare_across : declare_k);
-  // A whole sliver's rows are copies of `width` consecutive elements each way: vectors.
-  if (whole && !s.k_contiguous) c.line("#pragma omp simd");
-  c.open(s.k_contiguous ? p_loop : x_loop);
-  if (s.k_contiguous ? s.uses_k : s.uses_across) c.line(s.k_contiguous ? declare_k : declare_across);
+  // A whole sliver is copied a row of the buffer at a time, each row one vector store per
+  // `lanes` elements: loaded by vectors where the operand runs along the sliver's width,
+  // gathered where it runs along k (a transposing copy). An edge sliver keeps the loop along
+  // the operand's contiguous subscript innermost.
+  const bool p_outer = whole || !s.k_contiguous;
+  c.open(p_outer ? p_loop : x_loop);
+  if (p_outer ? s.uses_k : s.uses_across) c.line(p_outer ? declare_k : declare_across);
+  if (whole) c.line("#pragma omp simd");
+  c.open(p_outer ? x_loop : p_loop);
+  if (p_outer ? s.uses_across : s.uses_k) c.line(p_outer ? declare_across : declare_k);
   c.line(store).close().close();
 }
 

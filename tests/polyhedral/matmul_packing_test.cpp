@@ -4,6 +4,7 @@
 // join the packed loops, and the cost model's decisions for a large and a small contraction.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -399,7 +400,7 @@ TEST(MatmulPackingCostModel, RightSliversArePackedUnlessFewRowsUseThem) {
   EXPECT_NE(large.output.find("double pz_packed_right0["), std::string::npos) << large.output;
   const std::size_t whole = large.output.find("if (pz_nr == 24) {");
   ASSERT_NE(whole, std::string::npos) << large.output;
-  const std::string copy = large.output.substr(whole, large.output.find("} else {", whole) - whole);
+  const std::string copy = large.output.substr(whole, large.output.find("else {", whole) - whole);
   EXPECT_NE(copy.find("#pragma omp simd"), std::string::npos) << copy;
   EXPECT_NE(copy.find("(pz_packed_right0)[pz_p * 24 + pz_x] = (B[k][j]);"), std::string::npos) << copy;
 
@@ -422,6 +423,16 @@ TEST(MatmulPackingCostModel, TriangleColumnsAreDealtRoundRobin) {
       "        C[i][j] += A[j][k] * A[i][k];\n");
   EXPECT_NE(joined(r.scops.at(0).passes).find("matmul packing: S0 packed"), std::string::npos) << joined(r.scops.at(0).passes);
   EXPECT_NE(r.output.find("#pragma omp for schedule(static, 1) nowait\n"), std::string::npos) << r.output;
+  // R = A[j][k] runs along k: its whole slivers are copied a buffer row at a time (vector
+  // stores of gathered elements), not down the buffer's columns.
+  const std::size_t whole = r.output.find("if (pz_nr == 24) {");
+  ASSERT_NE(whole, std::string::npos) << r.output;
+  std::string copy = r.output.substr(whole, r.output.find("else {", whole) - whole);
+  copy.erase(std::remove(copy.begin(), copy.end(), ' '), copy.end());
+  EXPECT_NE(copy.find("constintk=pz_pc+pz_p;\n#pragmaompsimd\nfor(intpz_x=0;pz_x<24;pz_x++){\nconstintj=pz_jc+pz_x;\n"
+                      "(pz_packed_right0)[pz_p*24+pz_x]=(A[j][k]);"),
+            std::string::npos)
+      << copy;
 }
 
 // gemm at 40^3 (64000 multiply-adds) and a 2000-point 1-D stencil: the model says no, and the
