@@ -65,9 +65,9 @@ std::shared_ptr<CompiledNetwork> compile_plan(const NetConfig& config, const Net
   return c;
 }
 
-// Seconds per position of `plan`'s forward pass: its micro-batch of zeros (inputs and
-// weights do not change the work) run for about `seconds`, the best of `rounds` rounds
-// interleaved with the other plan's by the caller.
+// Seconds per position of `plan`'s forward pass: each round() runs its micro-batch of
+// zeros (inputs and weights do not change the work) for about `seconds`; best() is the
+// fastest round so far (the caller interleaves the rounds of the plans it compares).
 class PlanTimer {
  public:
   PlanTimer(const CompiledNetwork& plan, const NetShape& shape)
