@@ -134,11 +134,10 @@ std::shared_ptr<const CompiledNetwork> compiled_network(const NetConfig& config,
   if (winograd == PolyNetwork::kWinogradAuto && plan->network->has_winograd()) {
     const std::string choice_path = cache.dir() + "/" + plan->key + ".winograd";
     std::string choice;
-    if (util::file_problem(choice_path).empty()) {
-      try {
-        choice = util::read_text_file(choice_path, 64);
-      } catch (const std::exception&) {
-      }
+    try {
+      choice = util::read_text_file(choice_path, 64);
+    } catch (const std::exception&) {
+      // Not measured yet on this machine (or unreadable): measured below.
     }
     if (choice == "direct\n") {
       plan = compile_plan(config, shape, cache, 0);
