@@ -404,6 +404,44 @@ void micro_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b) {
   }
 }
 
+// R's panels (MatmulBlocking::right_panel_reuse): for each packed R, room for all of its
+// k_c x n_r slivers of one k_c block, 64-byte aligned, allocated when the run-time sizes give
+// each sliver enough reuses. pz_panel_right<t> stays null otherwise, or when the allocation
+// fails: each m_c block then packs its own slivers.
+void allocate_right_panels(Lines& c, const Contraction& k, const MatmulBlocking& b) {
+  const std::string blocks_of_m = "((long long)(" + k.m_hi + " - " + k.m_lo + " + " + str(b.mc) + ") / " + str(b.mc) + ")";
+  const std::string blocks_of_k = "((long long)(" + k.k_hi + " - " + k.k_lo + " + " + str(b.kc) + ") / " + str(b.kc) + ")";
+  const std::string slivers = "(__SIZE_TYPE__)((" + k.n_hi + " - " + k.n_lo + " + " + str(b.nr) + ") / " + str(b.nr) + ")";
+  const std::string reused = "(" + k.n_hi + ") >= (" + k.n_lo + ") && (" + blocks_of_m + " - 1) * " + blocks_of_k +
+                             " >= " + str(b.right_panel_reuse) + "LL";
+  for (std::size_t i = 0; i < k.terms.size(); ++i) {
+    if (k.terms[i].right_in_place) continue;
+    const std::string memory = numbered("pz_panel_memory", i), panel = numbered("pz_panel_right", i);
+    c.line("void *" + memory + " = 0;").line(k.element_type + " *" + panel + " = 0;");
+    c.open("if (" + reused + ")");
+    c.line(memory + " = __builtin_malloc(sizeof(" + k.element_type + ") * " + str(b.kc * b.nr) + " * " + slivers + " + 64);");
+    c.line("if (" + memory + ") " + panel + " = (" + k.element_type + " *)(((__UINTPTR_TYPE__)" + memory +
+           " + 63) & ~(__UINTPTR_TYPE__)63);");
+    c.close();
+  }
+}
+
+// R's sliver at pz_jc for term `t`: its place in the panel, packed by the first m_c block
+// that meets its columns (the thread that owns the columns in every block: the same static
+// schedule), or a local sliver packed for each block when there is no panel.
+void right_sliver_in_panel(Lines& c, const Contraction& k, const MatmulBlocking& b, std::size_t t, const SliverPacking& s) {
+  const std::string panel = numbered("pz_panel_right", t), local = numbered("pz_sliver_right", t);
+  c.line(k.element_type + " " + local + "[" + str(b.kc * b.nr) + "] __attribute__((aligned(64)));");
+  c.line(k.element_type + " *const " + s.buffer + " = " + panel + " ? " + panel + " + (long)((pz_jc - (" + k.n_lo + ")) / " +
+         str(b.nr) + ") * " + str(b.kc * b.nr) + " : " + local + ";");
+  // The block above this one (a whole m_c block) misses these columns in a triangle.
+  const std::string above_meets = block_in_triangle(k, "(pz_ic - " + str(b.mc) + ")", "(pz_ic - 1)", "pz_jc", "pz_jc + pz_nr - 1", false);
+  const std::string first = "pz_ic == (" + k.m_lo + ")" + (above_meets.empty() ? "" : " || !(" + above_meets + ")");
+  c.open("if (!" + panel + " || " + first + ")");
+  pack_sliver(c, s, k.k);
+  c.close();
+}
+
 }  // namespace
 
 std::string packed_matmul_c(const Contraction& k, const MatmulBlocking& b, const PackedKernelOptions& o) {
@@ -414,6 +452,10 @@ std::string packed_matmul_c(const Contraction& k, const MatmulBlocking& b, const
     for (const std::string* fused : {&k.prologue, &k.epilogue})
       if (!fused->empty()) on_domain(c, k, *fused);
     c.close();
+  }
+  if (b.right_panel_reuse > 0) {
+    c.open("");
+    allocate_right_panels(c, k, b);
   }
   if (o.parallel) c.line(parallel_region_pragma(k, o));
   c.open("");
@@ -450,13 +492,23 @@ std::string packed_matmul_c(const Contraction& k, const MatmulBlocking& b, const
   for (std::size_t i = 0; i < k.terms.size(); ++i) {
     const ContractionTerm& term = k.terms[i];
     if (term.right_in_place) continue;
+    const SliverPacking sliver{numbered("pz_packed_right", i), term.right, k.n, "pz_jc", "pz_nr", b.nr, term.right_k_contiguous,
+                               term.right_iterators.count(k.n) > 0, term.right_iterators.count(k.k) > 0};
+    if (b.right_panel_reuse > 0) {
+      right_sliver_in_panel(c, k, b, i, sliver);
+      continue;
+    }
     c.line(t + " " + numbered("pz_packed_right", i) + "[" + str(b.kc * b.nr) + "] __attribute__((aligned(64)));");
-    pack_sliver(c, {numbered("pz_packed_right", i), term.right, k.n, "pz_jc", "pz_nr", b.nr, term.right_k_contiguous,
-                    term.right_iterators.count(k.n) > 0, term.right_iterators.count(k.k) > 0}, k.k);
+    pack_sliver(c, sliver, k.k);
   }
   c.open(for_loop("pz_ir", "0", "pz_mc", str(b.mr)));
   micro_kernel(c, k, b);
   c.close().close().close().close().close();
+  if (b.right_panel_reuse > 0) {
+    for (std::size_t i = 0; i < k.terms.size(); ++i)
+      if (!k.terms[i].right_in_place) c.line("__builtin_free(" + numbered("pz_panel_memory", i) + ");");
+    c.close();
+  }
   return c.text();
 }
 

@@ -9,10 +9,15 @@
 //                                access with n as its last subscript, few L slivers)
 //         for ir (m_r rows)      the micro-kernel: an m_r x n_r block of X in registers,
 //                                k_c rank-1 updates from the two slivers
-// BLIS keeps a k_c x n_c panel of R packed across the ic blocks; here R's slivers are packed
-// again for each ic block (a 1/m_c share of the multiply-adds in copies) so that the buffers
-// are the m_c x k_c block and one sliver: local arrays of constant sizes (reentrant, a
-// private sliver per thread), few pages to touch on a first call. Slivers are zero-padded
+// As BLIS keeps a k_c x n_c panel of R packed across the ic blocks, R's slivers of one pc
+// block are kept in a panel of all n columns (on the heap, allocated once per call) when
+// the sizes give each enough reuses to pay for the panel's first touch
+// (MatmulBlocking::right_panel_reuse): each sliver is packed by the first ic block that
+// meets its columns, by the thread that owns those columns in every block. Otherwise R's
+// slivers are packed again for each ic block (a 1/m_c share of the multiply-adds in copies)
+// into a local array, so that the buffers are the m_c x k_c block and one sliver: constant
+// sizes, few pages to touch on a first call. Either way the region stays reentrant and
+// without barriers. Slivers are zero-padded
 // to whole m_r / n_r, so the micro-kernel has no edge code; the edge blocks of X are loaded
 // and stored under a guard, and in a triangle (syrk) blocks outside it are skipped and
 // blocks across its edge stored element by element. The block of X is held in m_r x

@@ -387,6 +387,24 @@ MatmulBlocking fit_to_extents(MatmulBlocking b, const Statement& s, const Contra
   return b;
 }
 
+// The reuses of R's panel (MatmulBlocking::right_panel_reuse) when R is packed and the
+// concrete sizes, where known, give its slivers enough of them; 0 otherwise.
+long right_panel_reuse(const Statement& s, const Contraction& c, const MatmulBlocking& b, const MatmulPackingOptions& o) {
+  const long elements_per_page = std::max(1L, 4096L / c.element_bytes);
+  const long min_reuse = (o.min_right_panel_copies_per_page + elements_per_page - 1) / elements_per_page;
+  if (min_reuse <= 0) return 0;
+  if (std::all_of(c.terms.begin(), c.terms.end(), [](const ContractionTerm& t) { return t.right_in_place; })) return 0;
+  const std::vector<long long> ext = constant_extents(s.domain);
+  long long m_blocks = -1, k_blocks = -1;
+  for (std::size_t d = 0; d < s.iterators.size(); ++d) {
+    if (ext[d] <= 0) continue;
+    if (s.iterators[d] == c.m) m_blocks = (ext[d] + b.mc - 1) / b.mc;
+    if (s.iterators[d] == c.k) k_blocks = (ext[d] + b.kc - 1) / b.kc;
+  }
+  if (m_blocks > 0 && k_blocks > 0 && (m_blocks - 1) * k_blocks < min_reuse) return 0;
+  return min_reuse;
+}
+
 }  // namespace
 
 
@@ -427,6 +445,7 @@ std::optional<MatmulPlan> plan_matmul_packing(const Scop& scop, const Dependence
       b = fit_to_extents(matmul_blocking(cache, o, *c), s, *c);
       if (b.mc >= static_cast<long>(o.min_slivers_to_pack_right) * b.mr)
         for (auto& term : c->terms) term.right_in_place = false;
+      b.right_panel_reuse = right_panel_reuse(s, *c, b, o);
       why = reason_not_to_pack(scop, s, *c, b, o, validity);
       if (!why.empty()) c.reset();
     } else {
@@ -452,7 +471,10 @@ std::optional<MatmulPlan> plan_matmul_packing(const Scop& scop, const Dependence
     const MatmulBlocking& b = plan.blockings[i];
     if (c)
       log.push_back("matmul packing: " + c->statement + " packed, micro-tile " + std::to_string(b.mr) + "x" + std::to_string(b.nr) +
-                    " (" + c->m + " x " + c->n + "), blocks m_c " + std::to_string(b.mc) + ", k_c " + std::to_string(b.kc));
+                    " (" + c->m + " x " + c->n + "), blocks m_c " + std::to_string(b.mc) + ", k_c " + std::to_string(b.kc) +
+                    (b.right_panel_reuse > 0 ? ", R's slivers kept in a panel across the m_c blocks when each is reused at least " +
+                                                   std::to_string(b.right_panel_reuse) + " times"
+                                             : ""));
   }
   return plan;
 }

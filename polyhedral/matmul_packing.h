@@ -57,6 +57,13 @@ struct MatmulPackingOptions {
   // multiply-adds. Fewer rows (a small m, known at compile time) read an R that is one
   // access with n as its last subscript where it is (ContractionTerm::right_in_place).
   int min_slivers_to_pack_right = 4;
+  // R's packed slivers of one k_c block are kept for every m_c block (BLIS's k_c x n_c panel
+  // of R, here all of n: a buffer on the heap, each thread's slivers packed by that thread
+  // at the first L block that uses them) when the copies this saves, (m_c blocks - 1) x
+  // k_c blocks per element of the panel, are at least this many per 4 KiB page of it: a
+  // page's first touch costs microseconds, about what a few thousand copies do
+  // (docs/BENCHMARKS.md). Otherwise, or with 0, each m_c block packs its own slivers.
+  long min_right_panel_copies_per_page = 8192;
   // Contractions of fewer multiply-adds stay with the plain pipeline: packing, the edge
   // blocks and the buffers' first-touch page faults cost more than the micro-kernel saves
   // (the crossover, measured on PolyBench's contractions, is in docs/BENCHMARKS.md). With
@@ -118,6 +125,10 @@ struct MatmulBlocking {
   int lanes = 8;
   int mr = 8, nr = 24;
   long kc = 128, mc = 96;
+  // R's slivers kept in a panel across the m_c blocks when the contraction's run-time sizes
+  // give each at least this many reuses, (m_c blocks - 1) x k_c blocks
+  // (MatmulPackingOptions::min_right_panel_copies_per_page); 0: no panel.
+  long right_panel_reuse = 0;
 };
 
 struct MatmulPiece {

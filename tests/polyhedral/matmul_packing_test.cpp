@@ -167,12 +167,9 @@ TEST(MatmulPackingRun, SyrkAndSyr2kTrianglesAreBitIdentical) {
   expect_same_output("syr2k", kernel_with_sizes("syr2k", {{"N", 89}, {"M", 67}}), 1);
 }
 
-// An upper triangle with a transposed left operand and -=.
-TEST(MatmulPackingRun, UpperTriangleWithTransposedOperandIsBitIdentical) {
-  const std::string source = R"(#include <stdio.h>
-#define N 61
-#define M 45
-double A[N][M], T[M][N], D[N][N];
+// An upper triangle with a transposed left operand and -=, N x N updated over M.
+std::string upper_triangle(int n, int m) {
+  return "#include <stdio.h>\n#define N " + std::to_string(n) + "\n#define M " + std::to_string(m) + "\n" + R"(double A[N][M], T[M][N], D[N][N];
 int main(void) {
   int i, j, k;
   for (i = 0; i < N; i++) for (j = 0; j < M; j++) { A[i][j] = (double)((i * j + 1) % N) / N; T[j][i] = (double)((i + 3 * j) % M) / M; }
@@ -187,7 +184,10 @@ int main(void) {
   return 0;
 }
 )";
-  expect_same_output("upper", source, 1);
+}
+
+TEST(MatmulPackingRun, UpperTriangleWithTransposedOperandIsBitIdentical) {
+  expect_same_output("upper", upper_triangle(61, 45), 1);
 }
 
 // gemm with its sizes as function arguments, called as `calls` says.
@@ -238,6 +238,21 @@ TEST(MatmulPackingRun, SymbolicSizesChooseBetweenPackedAndPlainAtRunTime) {
   EXPECT_NE(r.output.find("pz_packed_left0"), std::string::npos) << r.output;
   EXPECT_NE(joined(r.scops.at(0).passes).find("take the plain pipeline"), std::string::npos) << joined(r.scops.at(0).passes);
   expect_same_output("symbolic_threshold", source, 1, o);
+}
+
+// R's slivers kept in a panel across the m_c blocks (here whenever there are two of them):
+// odd sizes, triangles below and above the diagonal (each sliver packed by the first block
+// that meets its columns), a sum of products, symbolic sizes with and without a panel.
+TEST(MatmulPackingRun, RightPanelAcrossRowBlocksIsBitIdentical) {
+  PolycOptions o = packing();
+  o.matmul.min_right_panel_copies_per_page = 1;
+  expect_same_output("panel_gemm", kernel_with_sizes("gemm", {{"NI", 197}, {"NJ", 113}, {"NK", 301}}), 1, o);
+  expect_same_output("panel_syrk", kernel_with_sizes("syrk", {{"N", 203}, {"M", 71}}), 1, o);
+  expect_same_output("panel_syr2k", kernel_with_sizes("syr2k", {{"N", 197}, {"M", 67}}), 1, o);
+  expect_same_output("panel_upper", upper_triangle(211, 45), 1, o);
+  expect_same_output("panel_symbolic",
+                     symbolic_gemm("  kernel(41, 49, 33, 0.5);\n  kernel(257, 231, 299, 1.25);\n  kernel(0, 7, 5, 1.5);"), 1, o);
+  expect_same_output("panel_avx2", kernel_with_sizes("gemm", {{"NI", 197}, {"NJ", 40}, {"NK", 131}}), 1, o, "-march=x86-64-v3");
 }
 
 // A dependence from the contraction to a statement before it in the text would be broken by
@@ -399,6 +414,17 @@ TEST(MatmulPackingCostModel, LargeGemmIsTiledAndPacked) {
   EXPECT_EQ(r.output.find("#pragma omp for\n"), std::string::npos) << r.output;
 }
 
+// C[m][n] += A[m][k] * B[k][n] at these sizes, through polyc with the default cost model.
+PolycResult product_of_sizes(int m, int n, int k) {
+  PolycOptions o = packing();
+  o.matmul.min_multiply_adds = PolycOptions{}.matmul.min_multiply_adds;
+  return polyc("#define M " + std::to_string(m) + "\n#define N " + std::to_string(n) + "\n#define K " + std::to_string(k) +
+                   "\ndouble A[M][K], B[K][N], C[M][N];\nvoid f(void) {\n  int i, j, k;\n#pragma scop\n"
+                   "  for (i = 0; i < M; i++)\n    for (j = 0; j < N; j++)\n      for (k = 0; k < K; k++)\n"
+                   "        C[i][j] += A[i][k] * B[k][j];\n#pragma endscop\n}\n",
+               o);
+}
+
 // B's k_c x n_r slivers are packed for gemm's 96-row blocks of A (whole slivers by vector
 // copies, without the edge's test per element), and read in place for a product of 16 rows,
 // where each sliver would serve two slivers of A only.
@@ -406,20 +432,32 @@ TEST(MatmulPackingCostModel, RightSliversArePackedUnlessFewRowsUseThem) {
   const std::string gemm = "  for (i = 0; i < N; i++)\n    for (j = 0; j < N; j++)\n      for (k = 0; k < N; k++)\n"
                            "        C[i][j] += A[i][k] * B[k][j];\n";
   const PolycResult large = packed_at_n1000(gemm);
-  EXPECT_NE(large.output.find("double pz_packed_right0["), std::string::npos) << large.output;
+  EXPECT_NE(large.output.find("double *const pz_packed_right0 = "), std::string::npos) << large.output;
   const std::string copy = whole_sliver_copy(large.output);
   EXPECT_NE(copy.find("#pragmaompsimd"), std::string::npos) << copy;
   EXPECT_NE(copy.find("(pz_packed_right0)[pz_p*24+pz_x]=(B[k][j]);"), std::string::npos) << copy;
 
-  PolycOptions o = packing();
-  o.matmul.min_multiply_adds = PolycOptions{}.matmul.min_multiply_adds;
-  const PolycResult few = polyc("#define M 16\n#define N 1000\ndouble A[M][N], B[N][N], C[M][N];\nvoid f(void) {\n"
-                                "  int i, j, k;\n#pragma scop\n  for (i = 0; i < M; i++)\n    for (j = 0; j < N; j++)\n"
-                                "      for (k = 0; k < N; k++)\n        C[i][j] += A[i][k] * B[k][j];\n#pragma endscop\n}\n",
-                                o);
+  const PolycResult few = product_of_sizes(16, 1000, 1000);
   EXPECT_NE(joined(few.scops.at(0).passes).find("matmul packing: S0 packed"), std::string::npos) << joined(few.scops.at(0).passes);
   EXPECT_EQ(few.output.find("pz_packed_right0"), std::string::npos) << few.output;
   EXPECT_NE(few.output.find("__builtin_memcpy(&pz_r0_0, &(B[k][j]), sizeof(pz_vector));"), std::string::npos) << few.output;
+}
+
+// At 1000^3 each of B's slivers serves 11 blocks of 96 rows in each of 4 k_c blocks: B's
+// packed slivers are kept in a panel on the heap across the row blocks, each packed by the
+// first block. At 200 x 220 x 240 (3 row blocks, 1 k_c block) the panel's page faults would
+// cost more than the copies it saves, and each block packs its own slivers.
+TEST(MatmulPackingCostModel, RightPanelKeptWhereItsSliversAreReusedEnough) {
+  const PolycResult large = product_of_sizes(1000, 1000, 1000);
+  EXPECT_NE(joined(large.scops.at(0).passes).find("R's slivers kept in a panel across the m_c blocks"), std::string::npos)
+      << joined(large.scops.at(0).passes);
+  EXPECT_NE(large.output.find("pz_panel_memory0 = __builtin_malloc(sizeof(double) * "), std::string::npos) << large.output;
+  EXPECT_NE(large.output.find("if (!pz_panel_right0 || pz_ic == ((0))) {"), std::string::npos) << large.output;
+  EXPECT_NE(large.output.find("__builtin_free(pz_panel_memory0);"), std::string::npos) << large.output;
+
+  const PolycResult medium = product_of_sizes(200, 220, 240);
+  EXPECT_NE(medium.output.find("double pz_packed_right0["), std::string::npos) << medium.output;
+  EXPECT_EQ(medium.output.find("pz_panel"), std::string::npos) << medium.output;
 }
 
 // syrk's triangle: the first columns hold the most rows, so the column slivers are dealt
