@@ -46,6 +46,14 @@ class PolyBackendTest : public ::testing::Test {
   }
 };
 
+// A residual tower of `blocks` blocks of `channels` channels, the rest as NetConfig has it.
+NetConfig tower(int blocks, int channels) {
+  NetConfig c;
+  c.blocks = blocks;
+  c.channels = channels;
+  return c;
+}
+
 BackendOptions backend(const std::string& name) {
   BackendOptions o;
   o.name = name;
@@ -91,17 +99,13 @@ void expect_backends_agree(const std::string& game_spec, const NetConfig& config
 
 // Direct convolutions (AutomaticWinogradMatchesTorch runs this net as the cost model chooses).
 TEST_F(PolyBackendTest, MatchesTorchOnTheDefaultConnectFourNet) {
-  NetConfig c;
-  c.blocks = 3;
-  c.channels = 32;
+  NetConfig c = tower(3, 32);
   expect_backends_agree("connect4", c, "off");
 }
 
 // 13 channels (no whole vector), 5×5 board (rows of 5), board-sized policy, WDL value.
 TEST_F(PolyBackendTest, MatchesTorchWithOddShapesAndWdl) {
-  NetConfig c;
-  c.blocks = 2;
-  c.channels = 13;
+  NetConfig c = tower(2, 13);
   c.policy_channels = 3;
   c.value_channels = 3;
   c.value_hidden = 11;
@@ -111,25 +115,19 @@ TEST_F(PolyBackendTest, MatchesTorchWithOddShapesAndWdl) {
 
 // 9×9 with 40 channels, direct: two balanced row blocks per row and a partial vector block.
 TEST_F(PolyBackendTest, MatchesTorchOnGoNineByNine) {
-  NetConfig c;
-  c.blocks = 1;
-  c.channels = 40;
+  NetConfig c = tower(1, 40);
   expect_backends_agree("go", c, "off");
 }
 
 // A game whose values are one per seat (no zero-sum shortcut) and a flat policy.
 TEST_F(PolyBackendTest, MatchesTorchWithOneValuePerSeat) {
-  NetConfig c;
-  c.blocks = 1;
-  c.channels = 16;
+  NetConfig c = tower(1, 16);
   expect_backends_agree("tron", c);
 }
 
 TEST_F(PolyBackendTest, PlannedArenaIsSmallerThanOneRegionPerTensor) {
   const auto game = games::make_game("connect4");
-  NetConfig c;
-  c.blocks = 3;
-  c.channels = 32;
+  NetConfig c = tower(3, 32);
   PolyNetwork net(c, net_shape(game->info()), 0, /*winograd=*/0);
   EXPECT_LT(net.arena_floats(), net.unplanned_arena_floats());
   net.source();
@@ -207,9 +205,7 @@ TEST(PolyWinogradTest, CostModelChoosesTheTile) {
 // direct convolution's; off means no Winograd stage at all.
 TEST(PolyWinogradTest, PlanReportsTheChoice) {
   const auto game = games::make_game("go");
-  NetConfig c;
-  c.blocks = 1;
-  c.channels = 48;
+  NetConfig c = tower(1, 48);
   PolyNetwork wino(c, net_shape(game->info())), direct(c, net_shape(game->info()), 0, 0);
   EXPECT_DOUBLE_EQ(wino.flops_per_position(), direct.flops_per_position());
   wino.source();
@@ -232,9 +228,7 @@ TEST(PolyWinogradTest, PlanReportsTheChoice) {
 // (5×7 and 6×7 for F(2×2) and F(3×3), 9×9 for F(4×4)) or that are smaller than one tile
 // (3×3 with F(4×4)), odd channel counts (13, the stem's input planes), both network types.
 TEST_F(PolyBackendTest, WinogradMatchesTorch) {
-  NetConfig c;
-  c.blocks = 1;
-  c.channels = 13;
+  NetConfig c = tower(1, 13);
   expect_backends_agree("connect4:height=5", c, "2");
   expect_backends_agree("hex:size=3", c, "4");
   c.channels = 16;
@@ -250,9 +244,7 @@ TEST_F(PolyBackendTest, WinogradMatchesTorch) {
 
 // What the cost model chooses for the default Connect Four net and a Go 9×9 tower.
 TEST_F(PolyBackendTest, AutomaticWinogradMatchesTorch) {
-  NetConfig c;
-  c.blocks = 3;
-  c.channels = 32;
+  NetConfig c = tower(3, 32);
   expect_backends_agree("connect4", c, "auto");
   c.blocks = 1;
   c.channels = 48;
@@ -267,9 +259,7 @@ TEST_F(PolyBackendTest, AutomaticWinogradMatchesTorch) {
 TEST_F(PolyBackendTest, AutoPlanIsMeasuredOnceAndKeptInTheCache) {
   const auto game = games::make_game("connect4");
   const NetShape shape = net_shape(game->info());
-  NetConfig c;
-  c.blocks = 1;
-  c.channels = 32;
+  NetConfig c = tower(1, 32);
   auto net = make_network(c, game->info());
   perturb_batch_norms(*net);
   const NetWeights weights = export_weights(*net);
@@ -317,13 +307,46 @@ TEST_F(PolyBackendTest, AutoPlanIsMeasuredOnceAndKeptInTheCache) {
   fs::remove_all(root);
 }
 
+// A plan's source is generated once per executable and kept in the kernel cache: a backend
+// made on a copy of that cache compiles the source it finds there (here with a comment
+// added to it) rather than running polyc again.
+TEST_F(PolyBackendTest, PlanSourcesAreGeneratedOnceAndKeptInTheCache) {
+  const auto game = games::make_game("connect4");
+  const NetShape shape = net_shape(game->info());
+  NetConfig c = tower(1, 8);
+  const fs::path root = fs::temp_directory_path() / ("pz_poly_plan_source_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  auto make = [&](const fs::path& dir) {
+    BackendOptions o = backend("poly");
+    o.cache_dir = dir.string();
+    o.winograd = "off";
+    return make_backend(o, c, shape);
+  };
+  make(root / "first");
+  std::vector<fs::path> sources;
+  for (const auto& e : fs::directory_iterator(root / "first"))
+    if (e.path().filename().string().rfind("source-", 0) == 0) sources.push_back(e.path());
+  ASSERT_EQ(sources.size(), 1u);
+  const std::string generated = util::read_text_file(sources[0].string());
+  EXPECT_NE(generated.find("void pz_forward("), std::string::npos) << generated;
+
+  fs::copy(root / "first", root / "second", fs::copy_options::recursive);
+  const std::string marked = generated + "/* read from the cache */\n";
+  util::write_text_atomically((root / "second" / sources[0].filename()).string(), marked);
+  make(root / "second");
+  bool compiled_marked = false;
+  for (const auto& e : fs::directory_iterator(root / "second"))
+    if (e.path().extension() == ".c" && e.path().filename().string().rfind("source-", 0) != 0)
+      compiled_marked = compiled_marked || util::read_text_file(e.path().string()) == marked;
+  EXPECT_TRUE(compiled_marked);
+  fs::remove_all(root);
+}
+
 // A team of threads claims micro-batches; each runs the same kernel: identical outputs.
 TEST_F(PolyBackendTest, ThreadsGiveTheSameOutputsAsOne) {
   const auto game = games::make_game("connect4");
   const NetShape shape = net_shape(game->info());
-  NetConfig c;
-  c.blocks = 1;
-  c.channels = 16;
+  NetConfig c = tower(1, 16);
   auto net = make_network(c, game->info());
   perturb_batch_norms(*net);
   BackendOptions team = backend("poly");
