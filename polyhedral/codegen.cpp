@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <string_view>
+#include <vector>
 
 #include "polyhedral/isl_context.h"
 #include "polyhedral/parallel_marks.h"
@@ -68,17 +69,20 @@ class Emitter {
       case isl_ast_node_if: emit_if(n, depth); break;
       case isl_ast_node_block: {
         isl_ast_node_list* list = isl_ast_node_block_get_children(n);
-        int k = isl_ast_node_list_n_ast_node(list);
         // isl may split the code below one kRegisterBlockMark into sibling nests (one per
         // statement), each under its own copy of the mark: they share one block, declared
         // in the scope around them.
         const bool declares = !block_in_scope_ && has_block_mark(list);
         if (declares) open_block(depth);
-        for (int i = 0; i < k; ++i) {
-          isl_ast_node* c = isl_ast_node_list_get_ast_node(list, i);
-          node(c, depth + (declares ? 1 : 0));
-          isl_ast_node_free(c);
+        std::vector<isl_ast_node*> children;
+        append_flattened(list, children);
+        for (size_t i = 0; i < children.size(); ++i) {
+          if (i + 1 < children.size() && emit_joined_for(children[i], children[i + 1], depth + (declares ? 1 : 0)))
+            ++i;
+          else
+            node(children[i], depth + (declares ? 1 : 0));
         }
+        for (isl_ast_node* c : children) isl_ast_node_free(c);
         if (declares) close_block(depth);
         isl_ast_node_list_free(list);
         break;
@@ -145,6 +149,23 @@ class Emitter {
       isl_ast_node_free(c);
     }
     return found;
+  }
+
+  // The statements of a block in order, the blocks nested in it (isl nests one per sequence
+  // node) opened in place: they print the same, and loops in two of them become siblings.
+  // A nested block that holds a register block's mark stays whole, as it declares the block.
+  static void append_flattened(isl_ast_node_list* list, std::vector<isl_ast_node*>& out) {
+    for (int i = 0, k = isl_ast_node_list_n_ast_node(list); i < k; ++i) {
+      isl_ast_node* c = isl_ast_node_list_get_ast_node(list, i);
+      isl_ast_node_list* inner = isl_ast_node_get_type(c) == isl_ast_node_block ? isl_ast_node_block_get_children(c) : nullptr;
+      if (inner && !has_block_mark(inner)) {
+        append_flattened(inner, out);
+        isl_ast_node_free(c);
+      } else {
+        out.push_back(c);
+      }
+      isl_ast_node_list_free(inner);
+    }
   }
 
   // `{ T block[R][V];` ... `}`: the block's scope, inside the loops over its tiles, so that
@@ -235,6 +256,62 @@ class Emitter {
     isl_ast_node_free(body);
     parallel_depth_ -= forks;
     line(depth, "}");
+  }
+
+  // Two sibling loops over adjacent ranges with the same body, `for (i = a; i < e; i++) B`
+  // then `for (i = e; i < b; i++) B` (isl splits them where two statements with the same
+  // text cover the two parts, as lu's updates left and right of the diagonal), run the same
+  // instances of B in the same order as one loop over [min(a, e), max(e, b)): exact for any
+  // a, e and b, empty parts included (if the first part is empty, a >= e; if the second is,
+  // b <= e). One loop pays one prologue, epilogue and vector remainder instead of two.
+  // Returns false, having printed nothing, unless both are such plain (unmarked) loops.
+  bool emit_joined_for(isl_ast_node* first, isl_ast_node* second, int depth) {
+    if (isl_ast_node_get_type(first) != isl_ast_node_for || isl_ast_node_get_type(second) != isl_ast_node_for)
+      return false;
+    if (!canonical(first) || !canonical(second)) return false;
+    const std::string iterator = for_part(first, isl_ast_node_for_get_iterator);
+    if (for_part(second, isl_ast_node_for_get_iterator) != iterator || for_part(first, isl_ast_node_for_get_inc) != "1" ||
+        for_part(second, isl_ast_node_for_get_inc) != "1")
+      return false;
+    isl_ast_expr* cond = isl_ast_node_for_get_cond(first);
+    const bool strict = isl_ast_expr_op_get_type(cond) == isl_ast_expr_op_lt;
+    const std::string end = arg(cond, 1);
+    isl_ast_expr_free(cond);
+    const std::string second_init = for_part(second, isl_ast_node_for_get_init);
+    if (!strict || second_init != end) return false;
+    const std::string body = body_text(first, depth + 1);
+    if (body != body_text(second, depth + 1)) return false;
+    cond = isl_ast_node_for_get_cond(second);
+    const bool second_strict = isl_ast_expr_op_get_type(cond) == isl_ast_expr_op_lt;
+    const std::string bound = arg(cond, 1);
+    isl_ast_expr_free(cond);
+    const std::string first_init = for_part(first, isl_ast_node_for_get_init);
+    const std::string lower = cat({"(", first_init, " < ", end, " ? ", first_init, " : ", end, ")"});
+    const std::string last = second_strict ? end : cat({"(", end, " - 1)"});
+    const std::string upper = cat({"(", last, " > ", bound, " ? ", last, " : ", bound, ")"});
+    line(depth, "for (" + o_.iterator_type + " " + iterator + " = " + lower + "; " + iterator + (second_strict ? " < " : " <= ") +
+                    upper + "; " + iterator + "++) {");
+    out_ << body;
+    line(depth, "}");
+    return true;
+  }
+
+  std::string for_part(isl_ast_node* f, isl_ast_expr* (*part)(isl_ast_node*)) {
+    isl_ast_expr* e = part(f);
+    std::string s = expr(e);
+    isl_ast_expr_free(e);
+    return s;
+  }
+
+  // The code `for_node`'s body prints as at `depth`, printed aside.
+  std::string body_text(isl_ast_node* for_node, int depth) {
+    std::ostringstream aside;
+    std::swap(out_, aside);
+    isl_ast_node* body = isl_ast_node_for_get_body(for_node);
+    node(body, depth);
+    isl_ast_node_free(body);
+    std::swap(out_, aside);
+    return aside.str();
   }
 
   void emit_if(isl_ast_node* n, int depth) {
