@@ -79,6 +79,27 @@ bool band_member_is_degenerate(const isl::schedule_node& band, int pos) {
   return true;
 }
 
+bool band_member_is_rectangular(const isl::schedule_node& band, int pos) {
+  const unsigned members = isl_schedule_node_band_n_member(band.get());
+  isl::union_set points = node_domain(band).apply(schedule_through(band, static_cast<int>(members) - 1));
+  for (isl::set p : sets_of(points)) {
+    const unsigned n = static_cast<unsigned>(isl_set_dim(p.get(), isl_dim_set));
+    const unsigned first = n - members, d = first + static_cast<unsigned>(pos);
+    // The loops above the band stay in both factors: only the band's own members count.
+    isl_set* others = isl_set_project_out(p.copy(), isl_dim_set, d, 1);
+    others = isl_set_insert_dims(others, isl_dim_set, d, 1);
+    isl_set* range = isl_set_project_out(p.copy(), isl_dim_set, d + 1, n - d - 1);
+    range = isl_set_project_out(range, isl_dim_set, first, d - first);
+    range = isl_set_insert_dims(range, isl_dim_set, first, d - first);
+    range = isl_set_add_dims(range, isl_dim_set, n - d - 1);
+    isl_set* product = isl_set_intersect(others, range);
+    const bool rectangular = isl_set_is_subset(product, p.get()) == isl_bool_true;
+    isl_set_free(product);
+    if (!rectangular) return false;
+  }
+  return true;
+}
+
 namespace {
 
 // For the pairs `relation` makes among the instances below `band`: the distance along

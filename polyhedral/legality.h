@@ -25,4 +25,10 @@ bool relates_within_one_loop_run(const isl::schedule_node& band, int pos, const 
 // isl generates no loop for it, so marking it would mark nothing.
 bool band_member_is_degenerate(const isl::schedule_node& band, int pos);
 
+// True when the range of member `pos` of `band`, once the loops above the band are fixed,
+// depends on none of the band's other members: the band's points are the product of that
+// range and of their other coordinates. A member that is not (a triangle's j < i) has
+// partial strips wherever the band's other loops move its bounds.
+bool band_member_is_rectangular(const isl::schedule_node& band, int pos);
+
 }  // namespace pz::poly

@@ -307,7 +307,7 @@ const std::vector<SchedulePass>& schedule_passes() {
       {"unroll-and-jam", "unroll-and-jam",
        [](const PolycOptions& o, const PassState& state) { return !state.time_tiled && o.unroll_jam >= 2; },
        [](const isl::schedule& s, PassInput& in) -> std::optional<isl::schedule> {
-         return register_tile(s, in.scop, in.options.unroll_jam, in.validity, in.log);
+         return register_tile(s, in.scop, in.options.unroll_jam, in.validity, in.state.tiled.empty(), in.log);
        },
        nullptr},
       {"parallel marks", "parallel", [](const PolycOptions& o, const PassState&) { return o.parallel; },

@@ -15,7 +15,7 @@ namespace {
 bool is_band(const isl::schedule_node& n) { return isl_schedule_node_get_type(n.get()) == isl_schedule_node_band; }
 
 isl::schedule_node unroll_and_jam(isl::schedule_node band, const Scop& scop, int factor, const isl::union_map& deps,
-                                  std::vector<std::string>& log) {
+                                  bool untiled, std::vector<std::string>& log) {
   const int n = static_cast<int>(isl_schedule_node_band_n_member(band.get()));
   if (n < 2 || isl_schedule_node_band_get_permutable(band.get()) != isl_bool_true) return band;
   auto accesses = accesses_below(band, scop);
@@ -38,6 +38,14 @@ isl::schedule_node unroll_and_jam(isl::schedule_node band, const Scop& scop, int
     }
   }
   if (best < 0) return band;
+  // Untiled, a triangular member (symm's i > k) has a partial strip in every run of its
+  // loop, and the copies' guards sit inside the vectorised loop: measured slower than no
+  // strip at all. In tiles only the tiles the diagonal crosses have them.
+  if (untiled && !band_member_is_rectangular(band, best)) {
+    log.push_back("unroll-and-jam: member " + std::to_string(best) + " of a band of " + std::to_string(n) +
+                  " left alone: its bounds depend on the other loops");
+    return band;
+  }
   isl_ctx* ctx = isl_schedule_node_get_ctx(band.get());
   isl_multi_val* sizes = isl_multi_val_zero(isl_schedule_node_band_get_space(band.get()));
   for (int i = 0; i < n; ++i) sizes = isl_multi_val_set_val(sizes, i, isl_val_int_from_si(ctx, i == best ? factor : 1));
@@ -60,27 +68,27 @@ isl::schedule_node unroll_and_jam(isl::schedule_node band, const Scop& scop, int
 }
 
 // Applies to bands with no band below them; returns whether `node`'s subtree has a band.
-isl::schedule_node walk(isl::schedule_node node, const Scop& scop, int factor, const isl::union_map& deps,
+isl::schedule_node walk(isl::schedule_node node, const Scop& scop, int factor, const isl::union_map& deps, bool untiled,
                         std::vector<std::string>& log, bool& band_below) {
   bool any = false;
   int k = static_cast<int>(isl_schedule_node_n_children(node.get()));
   for (int i = 0; i < k; ++i) {
     bool below = false;
-    node = walk(node.child(i), scop, factor, deps, log, below).parent();
+    node = walk(node.child(i), scop, factor, deps, untiled, log, below).parent();
     any = any || below;
   }
   band_below = any || is_band(node);
   if (!is_band(node) || any) return node;
-  return unroll_and_jam(node, scop, factor, deps, log);
+  return unroll_and_jam(node, scop, factor, deps, untiled, log);
 }
 
 }  // namespace
 
 isl::schedule register_tile(const isl::schedule& schedule, const Scop& scop, int factor, const isl::union_map& deps,
-                            std::vector<std::string>& log) {
+                            bool untiled, std::vector<std::string>& log) {
   if (factor < 2) return schedule;
   bool below = false;
-  return walk(schedule.get_root(), scop, factor, deps, log, below).get_schedule();
+  return walk(schedule.get_root(), scop, factor, deps, untiled, log, below).get_schedule();
 }
 
 }  // namespace pz::poly

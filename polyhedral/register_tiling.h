@@ -21,8 +21,10 @@ namespace pz::poly {
 inline constexpr const char* kUnrollJamMark = "unroll-and-jam";
 
 // Only bands whose innermost (stride-1) member carries no dependence in `deps` are
-// register-tiled: the unrolled copies are meant for the vectorised loop.
+// register-tiled: the unrolled copies are meant for the vectorised loop. `untiled`: the
+// schedule has no tiles, so a member whose bounds move with the band's other loops (a
+// triangle) is left alone.
 isl::schedule register_tile(const isl::schedule& schedule, const Scop& scop, int factor, const isl::union_map& deps,
-                            std::vector<std::string>& log);
+                            bool untiled, std::vector<std::string>& log);
 
 }  // namespace pz::poly

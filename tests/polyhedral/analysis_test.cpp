@@ -411,6 +411,30 @@ TEST(RegisterTiling, GemmUnrollsTheReductionInsideTheVectorLoop) {
   EXPECT_EQ(polyc(src, o).output.find("+ 3)]"), std::string::npos);
 }
 
+TEST(RegisterTiling, UntiledTriangleIsNotUnrolled) {
+  // symm's update: row k gains the rows i > k. Unrolling i untiled puts a partial strip in
+  // every k, its copies' guards inside the vector loop over j; in tiles, only the tiles the
+  // diagonal crosses have them.
+  const std::string src =
+      "#define N 64\nstatic double A[N][N], B[N][N], C[N][N];\nvoid f(void) {\n  int i, j, k;\n#pragma scop\n"
+      "  for (k = 0; k < N; k++) for (i = k + 1; i < N; i++) for (j = 0; j < N; j++)\n"
+      "    C[k][j] += B[i][j] * A[i][k];\n#pragma endscop\n}\n";
+  auto unroll_log = [&](const PolycOptions& o) {
+    const PolycResult r = polyc(src, o);
+    std::string out;
+    for (const auto& p : r.scops.at(0).passes)
+      if (p.rfind("unroll-and-jam: member", 0) == 0) out += p + "\n";
+    return out;
+  };
+  PolycOptions o;
+  o.vectorize = true;
+  o.tile.mode = TileOptions::Mode::kOff;
+  EXPECT_NE(unroll_log(o).find("left alone: its bounds depend on the other loops"), std::string::npos) << unroll_log(o);
+  o.tile.mode = TileOptions::Mode::kFixed;
+  o.tile.sizes = {16};
+  EXPECT_NE(unroll_log(o).find("unrolled by 4"), std::string::npos) << unroll_log(o);
+}
+
 TEST(Scheduler, KeepsSourceFusionOfAStreamedMatrix) {
   // atax: both statements read A once each; distributing them would read A twice.
   const std::string body =
