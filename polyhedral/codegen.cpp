@@ -286,11 +286,9 @@ class Emitter {
     const std::string bound = arg(cond, 1);
     isl_ast_expr_free(cond);
     const std::string first_init = for_part(first, isl_ast_node_for_get_init);
-    const std::string lower = cat({"(", first_init, " < ", end, " ? ", first_init, " : ", end, ")"});
     const std::string last = second_strict ? end : cat({"(", end, " - 1)"});
-    const std::string upper = cat({"(", last, " > ", bound, " ? ", last, " : ", bound, ")"});
-    line(depth, "for (" + o_.iterator_type + " " + iterator + " = " + lower + "; " + iterator + (second_strict ? " < " : " <= ") +
-                    upper + "; " + iterator + "++) {");
+    line(depth, "for (" + o_.iterator_type + " " + iterator + " = " + min_of(first_init, end) + "; " + iterator +
+                    (second_strict ? " < " : " <= ") + max_of(last, bound) + "; " + iterator + "++) {");
     out_ << body;
     line(depth, "}");
     return true;
@@ -496,6 +494,10 @@ class Emitter {
     return s;
   }
 
+  // min and max printed inline, as every bound is: "(a < b ? a : b)".
+  static std::string min_of(const std::string& a, const std::string& b) { return cat({"(", a, " < ", b, " ? ", a, " : ", b, ")"}); }
+  static std::string max_of(const std::string& a, const std::string& b) { return cat({"(", a, " > ", b, " ? ", a, " : ", b, ")"}); }
+
   // Fully parenthesised: generated code is read by compilers, and precedence mistakes are
   // the classic bug of hand-written printers.
   std::string expr(isl_ast_expr* e) {
@@ -519,12 +521,9 @@ class Emitter {
       case isl_ast_expr_op_or_else: return bin("||");
       case isl_ast_expr_op_max:
       case isl_ast_expr_op_min: {
-        const char* cmp = isl_ast_expr_op_get_type(e) == isl_ast_expr_op_max ? " > " : " < ";
+        const bool max = isl_ast_expr_op_get_type(e) == isl_ast_expr_op_max;
         std::string acc = arg(e, 0);
-        for (int i = 1; i < n; ++i) {
-          std::string b = arg(e, i);
-          acc = cat({"(", acc, cmp, b, " ? ", acc, " : ", b, ")"});
-        }
+        for (int i = 1; i < n; ++i) acc = max ? max_of(acc, arg(e, i)) : min_of(acc, arg(e, i));
         return acc;
       }
       case isl_ast_expr_op_minus: return cat({"(-", arg(e, 0), ")"});

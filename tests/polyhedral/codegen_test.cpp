@@ -48,12 +48,18 @@ int occurrences(const std::string& text, const std::string& what) {
   return n;
 }
 
-TEST(Codegen, AdjacentRangesWithOneBodyPrintAsOneLoop) {
+// The source's order, untiled and without simd marks (loops under a mark are never
+// joined): the two loops stay siblings.
+PolycOptions source_order() {
   PolycOptions o = test_support::exact_polyc();
-  o.schedule.use_isl = false;  // the source's order: the two loops stay siblings
+  o.schedule.use_isl = false;
   o.tile.mode = TileOptions::Mode::kOff;
-  o.vectorize = false;  // loops under a simd mark are never joined
-  const PolycResult r = polyc(kSplitRows, o);
+  o.vectorize = false;
+  return o;
+}
+
+TEST(Codegen, AdjacentRangesWithOneBodyPrintAsOneLoop) {
+  const PolycResult r = polyc(kSplitRows, source_order());
   const std::string kernel = r.output.substr(0, r.output.find("int main"));
   // isl separates the rows below m (both parts) from the rest (the second part only): the
   // two loops of the first rows are one.
@@ -64,11 +70,7 @@ TEST(Codegen, AdjacentRangesWithOneBodyPrintAsOneLoop) {
 TEST(Codegen, DifferentBodiesStayTwoLoops) {
   std::string source = kSplitRows;
   source.replace(source.rfind("A[i][j] * 0.5"), 13, "A[i][j] * 0.25");
-  PolycOptions o = test_support::exact_polyc();
-  o.schedule.use_isl = false;
-  o.tile.mode = TileOptions::Mode::kOff;
-  o.vectorize = false;  // loops under a simd mark are never joined
-  const PolycResult r = polyc(source, o);
+  const PolycResult r = polyc(source, source_order());
   const std::string kernel = r.output.substr(0, r.output.find("int main"));
   EXPECT_EQ(occurrences(kernel, "* 0.5 + c["), 1) << kernel;
   EXPECT_EQ(occurrences(kernel, "* 0.25 + c["), 2) << kernel;
