@@ -105,7 +105,7 @@ void SelfPlayActor::make_move(Slot& slot) {
       const SearchReport report = slot.search->report(seat);
       if (slot.full) {
         slot.record.samples.push_back({state.serialize(), seat, state.move_number(), policy_target(report, sc, prune),
-                                       report.root_value, true});
+                                       report.value(), true});
       }
       joint.push_back(choose_move(report, config_.move_selection, state.move_number(), rng_));
     }
@@ -115,12 +115,12 @@ void SelfPlayActor::make_move(Slot& slot) {
   } else {
     const SearchReport report = slot.search->report();
     const games::Player mover = state.current_player();
-    TrainingSample sample{state.serialize(), mover, state.move_number(), {}, report.root_value, slot.full};
+    TrainingSample sample{state.serialize(), mover, state.move_number(), {}, report.value(), slot.full};
     if (slot.full) sample.policy = policy_target(report, sc, prune);
     slot.record.samples.push_back(std::move(sample));
 
     if (config_.resign && game_.info().num_players == 2 && mover >= 0 && mover < 2) {
-      const double value = report.root_proven ? report.root_proven_value : report.root_value;
+      const double value = report.value();
       slot.low_streak[mover] = value < config_.resign_threshold ? slot.low_streak[mover] + 1 : 0;
       if (slot.low_streak[mover] >= config_.resign_consecutive) {
         if (!slot.record.no_resign) {

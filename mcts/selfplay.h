@@ -52,7 +52,7 @@ struct TrainingSample {
   games::Player player = 0;  // the seat this target is for
   int move_number = 0;
   std::vector<std::pair<games::Action, float>> policy;
-  double root_value = 0;   // for `player`
+  double root_value = 0;   // for `player`: the search's value, exact when its solver proved the root
   bool full_search = true; // false: a fast move; the position is not a policy target
 };
 
