@@ -2,10 +2,10 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 
 #include "games/registry.h"
+#include "solve/minimax_solver.h"
 
 namespace pz::mcts {
 namespace {
@@ -44,31 +44,17 @@ TEST(SelfPlay, LockstepActorPlaysCompleteGames) {
   EXPECT_GT(static_cast<double>(actor.leaves_evaluated()) / static_cast<double>(actor.evaluator_calls()), 2.0);
 }
 
-// The exact value of `state` for the player to move (negamax over the whole game tree).
-double exact_value(const games::State& state) {
-  if (state.is_terminal()) return 0;  // not reached: callers recurse only below live positions
-  const games::Player mover = state.current_player();
-  double best = -2;
-  for (games::Action a : state.legal_actions()) {
-    auto child = state.clone();
-    child->apply_action(a);
-    const double v = child->is_terminal() ? child->returns()[static_cast<std::size_t>(mover)]
-                                          : (child->current_player() == mover ? 1 : -1) * exact_value(*child);
-    best = std::max(best, v);
-  }
-  return best;
-}
-
 TEST(SelfPlay, ProvenRootsGiveTheirExactValueAsTheSearchValue) {
   auto game = games::make_game("tictactoe");
   UniformEvaluator evaluator;
   SelfPlayActor actor(*game, small_config(), evaluator, 5);
+  solve::MinimaxSolver solver(*game);
   int late = 0;
   actor.play(8, [&](GameRecord&& r) {
     for (const auto& s : r.samples) {
       if (s.move_number < 6) continue;  // three empty squares or fewer: 64 simulations prove the root
       ++late;
-      EXPECT_EQ(s.root_value, exact_value(*game->deserialize(s.state))) << "move " << s.move_number;
+      EXPECT_EQ(s.root_value, solver.solve(*game->deserialize(s.state), solve::SolveOptions{}).value) << "move " << s.move_number;
     }
   });
   EXPECT_GT(late, 0);
