@@ -1,6 +1,8 @@
 #include "polyhedral/busy_machine.h"
 
+#include <algorithm>
 #include <cctype>
+#include <regex>
 
 namespace pz::poly {
 
@@ -106,6 +108,22 @@ bool defines_main(const std::string& source) {
   return false;
 }
 
+namespace {
+
+// What start_up_hooks maps of each OpenMP thread's stack beyond the local arrays: the
+// frames of the kernels and of libgomp.
+constexpr long long kStartUpStackBytes = 65536;
+
+// The bytes of one element of a local array polyc declares; 8 for a type it does not know
+// (a typedef of the source's: a double, as a rule).
+long long element_bytes(const std::string& type) {
+  if (type == "char" || type == "signed char" || type == "unsigned char") return 1;
+  if (type == "short" || type == "unsigned short" || type == "_Float16") return 2;
+  if (type == "float" || type == "int" || type == "unsigned" || type == "unsigned int") return 4;
+  if (type == "long double") return 16;
+  return 8;
+}
+
 // libgomp's threads wait for the next parallel region, or at a barrier, by spinning for
 // GOMP_SPINCOUNT iterations (3x10^5 when OMP_WAIT_POLICY is unset) before they sleep. With
 // another process on one of two cores, a spinning thread keeps the core its descheduled
@@ -117,7 +135,7 @@ bool defines_main(const std::string& source) {
 // writes (the file defines main, the output has a parallel loop) re-executes itself once,
 // at start-up, with OMP_WAIT_POLICY=passive, unless the user set OMP_WAIT_POLICY or
 // GOMP_SPINCOUNT; where exec fails it runs on with libgomp's default.
-const char* const kWaitPolicyHook = R"(
+const char* const kStartUpHooks = R"(
 /* polyc: OpenMP threads that wait sleep rather than spin (OMP_WAIT_POLICY=passive unless
    OMP_WAIT_POLICY or GOMP_SPINCOUNT is set), so that on a busy machine they leave the
    core to the thread they wait for. libgomp reads the variable before any constructor
@@ -132,19 +150,71 @@ __attribute__((constructor(101))) static void pz_polyc_passive_wait(int argc, ch
   if (setenv("OMP_WAIT_POLICY", "passive", 0) == 0) execv("/proc/self/exe", argv);
 }
 #endif
-/* polyc: the OpenMP threads start with the program, each with the first 64 KiB of its stack
-   mapped, rather than in the first parallel loop, which would pay for both (hundreds of
-   microseconds). -DPZ_POLYC_NO_THREAD_START: they start in the first parallel loop. */
+/* polyc: the OpenMP threads start with the program, each with the part of its stack that
+   the kernels' local arrays take (PZ_POLYC_STACK_BYTES, at most what the stack holds less
+   64 KiB) mapped, rather than in the first parallel loop, which would pay for both (a page
+   fault costs microseconds, more in a virtual machine). -DPZ_POLYC_NO_THREAD_START: they
+   start in the first parallel loop. */
 #if defined(_OPENMP) && defined(__GNUC__) && !defined(PZ_POLYC_NO_THREAD_START)
+#ifndef PZ_POLYC_STACK_BYTES
+#define PZ_POLYC_STACK_BYTES @STACK_BYTES@L
+#endif
+#if defined(__linux__) && defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200112L
+#include <pthread.h>
+#ifndef __cplusplus
+extern int pthread_getattr_np(pthread_t, pthread_attr_t *);
+#endif
+/* Bytes of the calling thread's stack below this frame; 0 when unknown. */
+static long pz_polyc_stack_room(void) {
+  pthread_attr_t attr;
+  void *low = 0;
+  size_t size = 0;
+  char here = 0;
+  int known;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
+  known = pthread_attr_getstack(&attr, &low, &size) == 0 && low != 0;
+  pthread_attr_destroy(&attr);
+  return known ? (long)(&here - (char *)low) : 0;
+}
+#else
+static long pz_polyc_stack_room(void) { return 0; }
+#endif
 __attribute__((constructor)) static void pz_polyc_start_threads(void) {
   #pragma omp parallel
   {
-    volatile char pz_stack[65536];
-    int pz_at;
-    for (pz_at = 0; pz_at < (int)sizeof pz_stack; pz_at += 4096) pz_stack[pz_at] = 0;
+    const long room = pz_polyc_stack_room() - 65536;
+    long bytes = PZ_POLYC_STACK_BYTES, at;
+    volatile char *pz_stack;
+    if (bytes > room) bytes = room;
+    if (bytes < 65536) bytes = 65536;
+    pz_stack = (volatile char *)__builtin_alloca(bytes);
+    for (at = 0; at < bytes; at += 4096) pz_stack[at] = 0;
   }
 }
 #endif
 )";
+
+}  // namespace
+
+std::string start_up_hooks(long long stack_bytes) {
+  std::string text = kStartUpHooks;
+  const std::string slot = "@STACK_BYTES@";
+  text.replace(text.find(slot), slot.size(), std::to_string(std::max(0LL, stack_bytes) + kStartUpStackBytes));
+  return text;
+}
+
+long long local_array_bytes(const std::string& code) {
+  static const std::regex declaration(
+      R"((?:^|[\n;{}])\s*(?!return\b)((?:unsigned |signed |long |short )*[A-Za-z_]\w*)\s+pz_\w+((?:\[\d+\])+)(?:\s+__attribute__\(\(aligned\(\d+\)\)\))?(?=\s*;))");
+  long long bytes = 0;
+  for (std::sregex_iterator m(code.begin(), code.end(), declaration), end; m != end; ++m) {
+    long long elements = 1;
+    const std::string extents = (*m)[2];
+    for (size_t at = extents.find('['); at != std::string::npos; at = extents.find('[', at + 1))
+      elements *= std::stoll(extents.substr(at + 1));
+    bytes += elements * element_bytes((*m)[1]);
+  }
+  return bytes;
+}
 
 }  // namespace pz::poly

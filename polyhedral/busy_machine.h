@@ -36,8 +36,16 @@ bool defines_main(const std::string& source);
 
 // The start-up hooks of a program with parallel loops: one re-execution with
 // OMP_WAIT_POLICY=passive unless the user set OMP_WAIT_POLICY or GOMP_SPINCOUNT, then the
-// OpenMP threads started (and their stacks' first pages mapped) before main, as a BLAS
-// starts its thread pool when loaded, instead of inside the first parallel loop.
-extern const char* const kWaitPolicyHook;
+// OpenMP threads started before main, as a BLAS starts its thread pool when loaded, instead
+// of inside the first parallel loop, each with `stack_bytes` and 64 KiB of frames of its stack
+// mapped (at most what the thread's stack holds below the hook, less 64 KiB): the page faults
+// of the kernels' local arrays are paid once, at start-up, not in their first call.
+std::string start_up_hooks(long long stack_bytes);
+
+// The bytes of the local arrays declared in `code`, polyc's output for one function's
+// regions: every `T pz_name[N]...;` (constant extents, an optional aligned attribute), summed,
+// since the arrays of nested blocks are live at once. A type polyc does not know counts 8
+// bytes an element.
+long long local_array_bytes(const std::string& code);
 
 }  // namespace pz::poly

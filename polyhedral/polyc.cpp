@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <map>
 #include <optional>
 
 #include "polyhedral/builder.h"
@@ -641,11 +642,19 @@ std::string assemble(const std::string& source, const std::vector<ScopRegion>& w
   return out;
 }
 
-void add_wait_policy(const std::string& source, const PolycOptions& options, PolycResult& result) {
+// The start-up hooks (busy_machine.h) of a program whose output has a parallel loop, sized
+// for the function whose regions' local arrays take the most stack.
+void add_start_up_hooks(const std::string& source, const std::vector<ScopRegion>& written, const std::vector<std::string>& codes,
+                        const PolycOptions& options, PolycResult& result) {
   if (!options.parallel || !options.passive_wait || result.output.find("#pragma omp parallel") == std::string::npos) return;
   if (!defines_main(source)) return;
+  std::map<size_t, long long> per_function;
+  for (size_t k = 0; k < written.size() && k < codes.size(); ++k)
+    per_function[written[k].declaration_begin] += local_array_bytes(codes[k]);
+  long long stack_bytes = 0;
+  for (const auto& [declaration, bytes] : per_function) stack_bytes = std::max(stack_bytes, bytes);
   if (!result.output.empty() && result.output.back() != '\n') result.output += '\n';
-  result.output += kWaitPolicyHook;
+  result.output += start_up_hooks(stack_bytes);
 }
 
 }  // namespace
@@ -656,7 +665,7 @@ PolycResult polyc(const std::string& source, const PolycOptions& options) {
   const std::vector<ScopRegion>& written = regions;
   const std::vector<std::string> codes = region_codes(source, source, written, regions, options, result);
   result.output = assemble(source, regions, codes);
-  add_wait_policy(source, options, result);
+  add_start_up_hooks(source, regions, codes, options, result);
   return result;
 }
 
@@ -679,7 +688,7 @@ PolycResult polyc(const std::string& source, const std::string& expanded, const 
   PolycResult result;
   const std::vector<std::string> codes = region_codes(source, expanded, written, regions, options, result);
   result.output = assemble(source, written, codes);
-  add_wait_policy(source, options, result);
+  add_start_up_hooks(source, written, codes, options, result);
   return result;
 }
 

@@ -1,6 +1,7 @@
 // What polyc's output does on a busy machine (polyhedral/busy_machine.h): where the team size
-// helper goes, that it compiles as C and C++ without warnings, and the team it picks from a
-// runnable count it is given (a file standing in for /proc/loadavg).
+// helper goes, that it compiles as C and C++ without warnings, the team it picks from a
+// runnable count it is given (a file standing in for /proc/loadavg), and the stack a
+// program's threads start with.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -115,6 +116,56 @@ TEST(TeamSize, LeavesOutTheCoresOtherWorkKeepsBusy) {
   // Unreadable counts, and the compile-time switch: the requested team.
   EXPECT_EQ(teams(dir.path(), "garbage\n", "OMP_WAIT_POLICY=passive"), "1 2 3 64");
   EXPECT_EQ(teams(dir.path(), line(online + 5), "OMP_WAIT_POLICY=passive", "-DPZ_POLYC_FIXED_TEAM"), "1 2 3 64");
+}
+
+TEST(StartUp, LocalArrayBytesSumsTheArraysPolycDeclares) {
+  const std::string code =
+      "{\n  double pz_packed_left0[16128] __attribute__((aligned(64)));\n  float pz_rb[4][16];\n"
+      "  unsigned char pz_flags[100]; long long pz_count[3];\n  double B[1000];\n  double *pz_pointer;\n"
+      "  pz_rb[1][2] = 0;\n  double pz_sum[n];\n  return pz_count[2];\n}\n";
+  EXPECT_EQ(local_array_bytes(code), 16128 * 8 + 4 * 16 * 4 + 100 + 3 * 8);
+  EXPECT_EQ(local_array_bytes("for (i = 0; i < n; i++) A[i] = 0;\n"), 0);
+}
+
+TEST(StartUp, TheHookIsSizedForTheLargestFunctionsArrays) {
+  const std::string hooks = start_up_hooks(100000);
+  EXPECT_NE(hooks.find("#define PZ_POLYC_STACK_BYTES 165536L\n"), std::string::npos) << hooks;
+  EXPECT_NE(start_up_hooks(0).find("#define PZ_POLYC_STACK_BYTES 65536L\n"), std::string::npos);
+
+  // A packed contraction's slivers are the output's local arrays.
+  const std::string gemm =
+      "#include <stdio.h>\n#define N 256\nstatic double A[N][N], B[N][N], C[N][N];\n"
+      "static void gemm(void) {\n  int i, j, k;\n#pragma scop\n  for (i = 0; i < N; i++)\n    for (j = 0; j < N; j++)\n"
+      "      for (k = 0; k < N; k++)\n        C[i][j] += A[i][k] * B[k][j];\n#pragma endscop\n}\n"
+      "int main(void) {\n  gemm();\n  printf(\"%f\\n\", C[1][2]);\n  return 0;\n}\n";
+  PolycOptions o;
+  o.parallel = true;
+  o.vectorize = true;
+  o.matmul.enabled = true;
+  const std::string out = polyc(gemm, o).output;
+  const long long arrays = local_array_bytes(out);
+  EXPECT_GE(arrays, 64 * 1024) << out;  // an m_c x k_c block of A at least
+  EXPECT_NE(out.find("#define PZ_POLYC_STACK_BYTES " + std::to_string(arrays + 65536) + "L\n"), std::string::npos) << out;
+}
+
+// Page faults of a parallel region whose threads each touch a 512 KiB local array, in a
+// program that starts with the hooks sized for it: none left for the region (its threads'
+// stacks were mapped at start-up), against one a page per thread without the hook.
+TEST(StartUp, ThreadsStartWithTheirLocalArraysMapped) {
+  const std::string program = std::string("#include <stdio.h>\n#include <sys/resource.h>\n") +
+                              "int main(void) {\n  struct rusage before, after;\n  getrusage(RUSAGE_SELF, &before);\n"
+                              "  #pragma omp parallel\n  {\n    volatile char pz_local[524288];\n    long at;\n"
+                              "    for (at = 0; at < (long)sizeof pz_local; at += 4096) pz_local[at] = 1;\n  }\n"
+                              "  getrusage(RUSAGE_SELF, &after);\n  printf(\"%ld\", after.ru_minflt - before.ru_minflt);\n"
+                              "  return 0;\n}\n" + start_up_hooks(524288);
+  test_support::Workdir dir("start_up_stack");
+  const auto mapped = test_support::compile_and_run(dir.path(), "mapped", program, "-O1 -Wall -Wextra -Werror -fopenmp");
+  const auto cold = test_support::compile_and_run(dir.path(), "cold", program, "-O1 -fopenmp -DPZ_POLYC_NO_THREAD_START");
+  ASSERT_TRUE(mapped.ok) << mapped.error;
+  ASSERT_TRUE(cold.ok) << cold.error;
+  const long page = ::sysconf(_SC_PAGESIZE);
+  EXPECT_GE(std::stol(cold.output), 524288 / page) << "without the hook, the first touch of each page faults";
+  EXPECT_LE(std::stol(mapped.output), 8) << "with it, the pages were mapped before main";
 }
 
 }  // namespace
