@@ -114,6 +114,9 @@ namespace {
 // frames of the kernels and of libgomp.
 constexpr long long kStartUpStackBytes = 65536;
 
+// More than any stack holds (local_array_bytes saturates here; the hook maps at most the stack).
+constexpr long long kUnmappable = 1LL << 40;
+
 // The bytes of one element of a local array polyc declares; 8 for a type it does not know
 // (a typedef of the source's: a double, as a rule).
 long long element_bytes(const std::string& type) {
@@ -210,9 +213,12 @@ long long local_array_bytes(const std::string& code) {
   for (std::sregex_iterator m(code.begin(), code.end(), declaration), end; m != end; ++m) {
     long long elements = 1;
     const std::string extents = (*m)[2];
-    for (size_t at = extents.find('['); at != std::string::npos; at = extents.find('[', at + 1))
-      elements *= std::stoll(extents.substr(at + 1));
-    bytes += elements * element_bytes((*m)[1]);
+    for (size_t at = extents.find('['); at != std::string::npos; at = extents.find('[', at + 1)) {
+      const size_t digits = extents.find(']', at) - at - 1;
+      const long long extent = digits > 12 ? kUnmappable : std::stoll(extents.substr(at + 1, digits));
+      elements = extent > 0 && elements > kUnmappable / extent ? kUnmappable : std::min(kUnmappable, elements * extent);
+    }
+    bytes = std::min(kUnmappable, bytes + elements * element_bytes((*m)[1]));
   }
   return bytes;
 }

@@ -125,6 +125,10 @@ TEST(StartUp, LocalArrayBytesSumsTheArraysPolycDeclares) {
       "  pz_rb[1][2] = 0;\n  double pz_sum[n];\n  return pz_count[2];\n}\n";
   EXPECT_EQ(local_array_bytes(code), 16128 * 8 + 4 * 16 * 4 + 100 + 3 * 8);
   EXPECT_EQ(local_array_bytes("for (i = 0; i < n; i++) A[i] = 0;\n"), 0);
+  // Absurd extents saturate instead of overflowing; the hook maps at most the stack.
+  EXPECT_EQ(local_array_bytes("double pz_huge[123456789012345678901234567890];\n"),
+            local_array_bytes("double pz_huge[4000000000][4000000000][4000000000];\n"));
+  EXPECT_GT(local_array_bytes("double pz_huge[4000000000][4000000000];\n"), 1LL << 36);
 }
 
 TEST(StartUp, TheHookIsSizedForTheLargestFunctionsArrays) {
