@@ -154,44 +154,36 @@ __attribute__((constructor(101))) static void pz_polyc_passive_wait(int argc, ch
 }
 #endif
 /* polyc: the OpenMP threads start with the program, each with the part of its stack that
-   the kernels' local arrays take (PZ_POLYC_STACK_BYTES, at most what the stack holds less
-   64 KiB) mapped, rather than in the first parallel loop, which would pay for both (a page
-   fault costs microseconds, more in a virtual machine). -DPZ_POLYC_NO_THREAD_START: they
-   start in the first parallel loop. */
+   the kernels' local arrays take mapped (PZ_POLYC_STACK_BYTES, at most 1 MiB; 64 KiB where
+   OMP_STACKSIZE or GOMP_STACKSIZE may have made libgomp's stacks smaller than the stack
+   limit they get otherwise), rather than in the first parallel loop, which would pay for
+   both (a page fault costs microseconds, more in a virtual machine).
+   -DPZ_POLYC_NO_THREAD_START: they start in the first parallel loop. */
 #if defined(_OPENMP) && defined(__GNUC__) && !defined(PZ_POLYC_NO_THREAD_START)
+#include <stdlib.h>
 #ifndef PZ_POLYC_STACK_BYTES
 #define PZ_POLYC_STACK_BYTES @STACK_BYTES@L
 #endif
-#if defined(__linux__) && defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200112L
-#include <pthread.h>
-#ifndef __cplusplus
-extern int pthread_getattr_np(pthread_t, pthread_attr_t *);
+#if PZ_POLYC_STACK_BYTES > 1048576L
+#undef PZ_POLYC_STACK_BYTES
+#define PZ_POLYC_STACK_BYTES 1048576L
 #endif
-/* Bytes of the calling thread's stack below this frame; 0 when unknown. */
-static long pz_polyc_stack_room(void) {
-  pthread_attr_t attr;
-  void *low = 0;
-  size_t size = 0;
-  char here = 0;
-  int known;
-  if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
-  known = pthread_attr_getstack(&attr, &low, &size) == 0 && low != 0;
-  pthread_attr_destroy(&attr);
-  return known ? (long)(&here - (char *)low) : 0;
+__attribute__((noinline)) static void pz_polyc_map_stack(void) {
+  volatile char pz_stack[PZ_POLYC_STACK_BYTES];
+  long pz_at;
+  for (pz_at = 0; pz_at < (long)sizeof pz_stack; pz_at += 4096) pz_stack[pz_at] = 0;
 }
-#else
-static long pz_polyc_stack_room(void) { return 0; }
-#endif
+__attribute__((noinline)) static void pz_polyc_map_frames(void) {
+  volatile char pz_stack[65536];
+  long pz_at;
+  for (pz_at = 0; pz_at < (long)sizeof pz_stack; pz_at += 4096) pz_stack[pz_at] = 0;
+}
 __attribute__((constructor)) static void pz_polyc_start_threads(void) {
+  const int sized = !getenv("OMP_STACKSIZE") && !getenv("GOMP_STACKSIZE");
   #pragma omp parallel
   {
-    const long room = pz_polyc_stack_room() - 65536;
-    long bytes = PZ_POLYC_STACK_BYTES, at;
-    volatile char *pz_stack;
-    if (bytes > room) bytes = room;
-    if (bytes < 65536) bytes = 65536;
-    pz_stack = (volatile char *)__builtin_alloca(bytes);
-    for (at = 0; at < bytes; at += 4096) pz_stack[at] = 0;
+    if (sized) pz_polyc_map_stack();
+    else pz_polyc_map_frames();
   }
 }
 #endif

@@ -38,7 +38,7 @@ bool defines_main(const std::string& source);
 // OMP_WAIT_POLICY=passive unless the user set OMP_WAIT_POLICY or GOMP_SPINCOUNT, then the
 // OpenMP threads started before main, as a BLAS starts its thread pool when loaded, instead
 // of inside the first parallel loop, each with `stack_bytes` and 64 KiB of frames of its stack
-// mapped (at most what the thread's stack holds below the hook, less 64 KiB): the page faults
+// mapped (at most 1 MiB; 64 KiB where OMP_STACKSIZE or GOMP_STACKSIZE is set): the page faults
 // of the kernels' local arrays are paid once, at start-up, not in their first call.
 std::string start_up_hooks(long long stack_bytes);
 

@@ -170,6 +170,19 @@ TEST(StartUp, ThreadsStartWithTheirLocalArraysMapped) {
   const long page = ::sysconf(_SC_PAGESIZE);
   EXPECT_GE(std::stol(cold.output), 524288 / page) << "without the hook, the first touch of each page faults";
   EXPECT_LE(std::stol(mapped.output), 8) << "with it, the pages were mapped before main";
+
+  // Threads whose stacks are smaller than the hook's size map what they hold, no more.
+  const std::string small = std::string("#include <stdio.h>\nint main(void) {\n  int threads = 0;\n") +
+                            "  #pragma omp parallel\n  {\n    #pragma omp atomic\n    threads++;\n  }\n"
+                            "  printf(\"%d\", threads);\n  return 0;\n}\n" + start_up_hooks(64LL << 20);
+  std::ofstream(dir.path() / "small.c") << small;
+  const std::string exe = (dir.path() / "small").string(), out = (dir.path() / "small.out").string();
+  ASSERT_EQ(std::system(("gcc -O1 -Wall -Wextra -Werror -fopenmp -o " + exe + " " + (dir.path() / "small.c").string()).c_str()), 0);
+  for (const std::string env : {"OMP_STACKSIZE=256K", "OMP_STACKSIZE=300000B", "GOMP_STACKSIZE=512"}) {
+    ASSERT_EQ(std::system(("env -u OMP_STACKSIZE -u GOMP_STACKSIZE " + env + " OMP_NUM_THREADS=2 " + exe + " > " + out).c_str()), 0)
+        << env;
+    EXPECT_EQ(test_support::slurp(out), "2") << env;
+  }
 }
 
 }  // namespace
