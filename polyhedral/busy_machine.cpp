@@ -114,7 +114,7 @@ namespace {
 // frames of the kernels and of libgomp.
 constexpr long long kStartUpStackBytes = 65536;
 
-// More than any stack holds (local_array_bytes saturates here; the hook maps at most the stack).
+// More than any stack holds: local_array_bytes saturates here (the hook maps at most 1 MiB).
 constexpr long long kUnmappable = 1LL << 40;
 
 // The bytes of one element of a local array polyc declares; 8 for a type it does not know
