@@ -48,7 +48,7 @@ class Lowering {
       Array a;
       a.name = name;
       a.rank = rank;
-      if (auto it = opt_.element_types.find(name); it != opt_.element_types.end()) a.element_type = it->second;
+      if (auto it = opt_.element_types.find(name); it != opt_.element_types.end()) a.element_type = spelled_type(it->second, name, rank);
       if (auto it = opt_.declared_extents.find(name); it != opt_.declared_extents.end() &&
                                                     static_cast<int>(it->second.size()) == rank)
         a.declared_extents = it->second;
@@ -299,7 +299,7 @@ Scop lower(isl::ctx ctx, const LoopNode& root, const LowerOptions& options) {
   for (const std::string& name : names) {
     Array removed;
     removed.name = name;
-    if (auto it = options.element_types.find(name); it != options.element_types.end()) removed.element_type = it->second;
+    if (auto it = options.element_types.find(name); it != options.element_types.end()) removed.element_type = spelled_type(it->second, name, 0);
     scop.removed_scalars.push_back(removed);
   }
   scop.notes = std::move(notes);

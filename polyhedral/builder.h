@@ -31,7 +31,11 @@ namespace pz::poly {
 
 struct LowerOptions {
   std::map<std::string, long long> param_values;   // concrete sizes
-  std::map<std::string, std::string> element_types;  // array -> C type
+  // array -> C type as declared. The C frontend gives every name it reads an entry, ""
+  // where the type is not known by name (a typedef, a macro): such an array's type is
+  // spelled `__typeof__(A[0][0])`, with one [0] per subscript, so that a temporary takes the
+  // element's exact type. A name without an entry (the builder API's) is a double.
+  std::map<std::string, std::string> element_types;
   std::vector<std::string> declared_params;          // params in declaration order first
   // array -> the C text of each extent as declared ("double A[N][N + 1]": {"N", "N + 1"})
   std::map<std::string, std::vector<std::string>> declared_extents;

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <regex>
 
+#include "polyhedral/scop.h"
+
 namespace pz::poly {
 
 std::string team_size_clause(const std::string& requested) {
@@ -117,16 +119,6 @@ constexpr long long kStartUpStackBytes = 65536;
 // More than any stack holds: local_array_bytes saturates here (the hook maps at most 1 MiB).
 constexpr long long kUnmappable = 1LL << 40;
 
-// The bytes of one element of a local array polyc declares; 8 for a type it does not know
-// (a typedef of the source's: a double, as a rule).
-long long element_bytes(const std::string& type) {
-  if (type == "char" || type == "signed char" || type == "unsigned char") return 1;
-  if (type == "short" || type == "unsigned short" || type == "_Float16") return 2;
-  if (type == "float" || type == "int" || type == "unsigned" || type == "unsigned int") return 4;
-  if (type == "long double") return 16;
-  return 8;
-}
-
 // libgomp's threads wait for the next parallel region, or at a barrier, by spinning for
 // GOMP_SPINCOUNT iterations (3x10^5 when OMP_WAIT_POLICY is unset) before they sleep. With
 // another process on one of two cores, a spinning thread keeps the core its descheduled
@@ -200,7 +192,7 @@ std::string start_up_hooks(long long stack_bytes) {
 
 long long local_array_bytes(const std::string& code) {
   static const std::regex declaration(
-      R"((?:^|[\n;{}])\s*(?!return\b)((?:unsigned |signed |long |short )*[A-Za-z_]\w*)\s+pz_\w+((?:\[\d+\])+)(?:\s+__attribute__\(\(aligned\(\d+\)\)\))?(?=\s*;))");
+      R"((?:^|[\n;{}])\s*(?!return\b)(__typeof__\([^()]*\)|(?:unsigned |signed |long |short )*[A-Za-z_]\w*)\s+pz_\w+((?:\[\d+\])+)(?:\s+__attribute__\(\(aligned\(\d+\)\)\))?(?=\s*;))");
   long long bytes = 0;
   for (std::sregex_iterator m(code.begin(), code.end(), declaration), end; m != end; ++m) {
     long long elements = 1;
@@ -210,7 +202,7 @@ long long local_array_bytes(const std::string& code) {
       const long long extent = digits > 12 ? kUnmappable : std::stoll(extents.substr(at + 1, digits));
       elements = extent > 0 && elements > kUnmappable / extent ? kUnmappable : std::min(kUnmappable, elements * extent);
     }
-    bytes = std::min(kUnmappable, bytes + elements * element_bytes((*m)[1]));
+    bytes = std::min(kUnmappable, bytes + elements * c_type_bytes((*m)[1]));
   }
   return bytes;
 }

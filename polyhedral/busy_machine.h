@@ -43,9 +43,9 @@ bool defines_main(const std::string& source);
 std::string start_up_hooks(long long stack_bytes);
 
 // The bytes of the local arrays declared in `code`, polyc's output for one function's
-// regions: every `T pz_name[N]...;` (constant extents, an optional aligned attribute), summed,
-// since the arrays of nested blocks are live at once. A type polyc does not know counts 8
-// bytes an element.
+// regions: every `T pz_name[N]...;` (constant extents, an optional aligned attribute; T a
+// type's name or a `__typeof__(...)`), summed, since the arrays of nested blocks are live
+// at once. A type polyc does not know counts 8 bytes an element (c_type_bytes).
 long long local_array_bytes(const std::string& code);
 
 }  // namespace pz::poly

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <set>
 #include <map>
+#include <optional>
 #include <regex>
 
 #include "polyhedral/c_lexer.h"
@@ -22,12 +23,35 @@ bool is_pragma(const Token& t, const char* word) {
 
 bool is_type_keyword(const std::string& word) {
   return word == "float" || word == "double" || word == "int" || word == "long" || word == "char" || word == "short" ||
-         word == "unsigned";
+         word == "unsigned" || word == "signed" || word == "_Bool";
+}
+
+// Words of a declaration's specifiers that leave the type its elements are read as
+// unchanged (C11 6.7.1 storage classes, 6.7.3 qualifiers, 6.7.4 function specifiers).
+bool is_qualifier(const std::string& word) {
+  static const std::set<std::string> kWords = {"static",   "extern",     "register",    "auto",     "const",
+                                               "volatile", "restrict",   "__restrict",  "__restrict__", "inline",
+                                               "__inline", "__inline__", "_Thread_local", "__thread"};
+  return kWords.count(word) > 0;
+}
+
+// Keywords that begin statements or expressions: never a type's name.
+bool is_statement_keyword(const std::string& word) {
+  static const std::set<std::string> kWords = {"return", "goto", "case",  "default", "else",  "do",      "if",
+                                               "while",  "for",  "switch", "break",  "sizeof", "continue"};
+  return kWords.count(word) > 0;
 }
 
 // The element type of every declared name and the value of every integer #define, from the
 // tokens scanned so far (latest wins). One pass over the file: each region continues where
 // the previous one stopped.
+//
+// A name gets a type only from a declaration whose specifiers are all C's arithmetic type
+// keywords (C11 6.7.2: "unsigned long", "long double"), qualifiers and storage classes
+// dropped. A declaration whose type is a name polyc cannot resolve (a typedef, a macro such
+// as PolyBench's DATA_TYPE, a struct) gives each name it declares the empty type, "not
+// known": lowering spells it `__typeof__(A[0][0])` (builder.h), never a guess. Names inside
+// a macro's arguments there (`DATA_TYPE POLYBENCH_2D(C, N, N, n, n)`) count as declared.
 class DeclarationScan {
   static long long define_value(const Token& t, const std::string& digits) {
     long long value = 0;
@@ -67,27 +91,14 @@ class DeclarationScan {
       if (t.kind == Token::Kind::kDirective) {
         std::smatch m;
         if (std::regex_match(t.text, m, define)) defines_[m[1]] = define_value(t, m[2].str());
+        end_declaration();
         continue;
       }
-      if (t.kind == Token::Kind::kPunct && (t.text == ";" || t.text == "{" || t.text == "}")) {
-        type_.clear();
+      if (t.kind == Token::Kind::kPunct) {
+        punctuation(t.text);
         continue;
       }
-      if (t.kind != Token::Kind::kIdent) continue;
-      if (is_type_keyword(t.text)) {
-        type_ = t.text;
-        continue;
-      }
-      if (!type_.empty() && next_ + 1 < tokens.size()) {
-        const std::string& n = tokens[next_ + 1].text;
-        if (n == "[" || n == "," || n == ";" || n == "=" || n == ")") {
-          types_[t.text] = type_;
-          // A declarator follows a type, a qualifier, `*` or `,`; `double x = A[i]` declares no A.
-          const Token& before = tokens[next_ - 1];
-          if (before.kind == Token::Kind::kIdent || before.text == "*" || before.text == ",")
-            extents_[t.text] = bracketed_extents(tokens, next_ + 1);
-        }
-      }
+      if (t.kind == Token::Kind::kIdent && !in_initializer_) identifier(tokens, next_);
     }
   }
 
@@ -97,7 +108,8 @@ class DeclarationScan {
     for (size_t i = begin; i < end; ++i) {
       if (tokens[i].kind != Token::Kind::kIdent) continue;
       const std::string& name = tokens[i].text;
-      if (auto it = types_.find(name); it != types_.end()) options.element_types.insert(*it);
+      const auto type = types_.find(name);
+      options.element_types.emplace(name, type != types_.end() ? type->second : "");  // "": not known
       if (auto it = extents_.find(name); it != extents_.end() && !it->second.empty()) {
         options.declared_extents.insert(*it);
         for (const std::string& extent : it->second) add_defines_in(extent, options.extent_constants);
@@ -113,12 +125,120 @@ class DeclarationScan {
       if (auto d = defines_.find(it->str()); d != defines_.end()) out.insert(*d);
   }
 
+  void end_declaration() {
+    specifiers_.reset();
+    declaration_.reset();
+    in_initializer_ = false;
+    initializer_braces_ = 0;
+  }
+
+  void punctuation(const std::string& p) {
+    if (p == "(") ++parens_;
+    if (p == ")") parens_ = std::max(0, parens_ - 1);
+    if (p == "{") ++braces_;
+    if (p == "}") braces_ = std::max(0, braces_ - 1);
+    if (in_initializer_ && (p == "{" || p == "}")) {
+      initializer_braces_ += p == "{" ? 1 : -1;
+      if (initializer_braces_ >= 0) return;
+    }
+    if (p == ";" || p == "{" || p == "}") return end_declaration();
+    // A `(` or `*` may stand between the specifiers and the name: `double (*A)[N]`.
+    if (specifiers_ && p != "(" && p != "*") specifiers_.reset();
+    if (!declaration_) return;
+    if (parens_ < declaration_->parens) return end_declaration();  // a parameter's `)`
+    const bool own_level = parens_ == declaration_->parens && initializer_braces_ == 0;
+    if (p == "=" && own_level) in_initializer_ = true;
+    if (p == "," && own_level) in_initializer_ = false;
+  }
+
+  // Where a typedef's name may begin a declaration: a statement's start, or a parameter's
+  // (`(` or `,` outside function bodies).
+  static bool declaration_may_begin_after(const Token& before, int braces) {
+    if (before.kind == Token::Kind::kDirective) return true;
+    if (before.kind != Token::Kind::kPunct) return false;
+    const std::string& p = before.text;
+    return p == ";" || p == "{" || p == "}" || (braces == 0 && (p == "(" || p == ","));
+  }
+
+  void identifier(const std::vector<Token>& tokens, size_t at) {
+    const std::string& word = tokens[at].text;
+    const Token* after = at + 1 < tokens.size() ? &tokens[at + 1] : nullptr;
+    const std::string next = after ? after->text : "";
+    const bool keyword = is_type_keyword(word);
+    if (keyword || is_qualifier(word) || word == "typedef" || word == "struct" || word == "union" || word == "enum") {
+      add_specifier(word, keyword || is_qualifier(word));
+      return;
+    }
+    const bool declarator = next == "[" || next == "," || next == ";" || next == "=" || next == ")";
+    if (!declarator) {
+      // A type's name: `DATA_TYPE alpha`, `const real x`, `my_t *p`.
+      const bool names_type = after && (after->kind == Token::Kind::kIdent || next == "*") && !is_statement_keyword(word);
+      if (names_type && (specifiers_ || at == 0 || declaration_may_begin_after(tokens[at - 1], braces_)))
+        add_specifier(word, false);
+      return;
+    }
+    if (specifiers_) {
+      declaration_ = Declaration{specifiers_->known ? specifiers_->type : "", specifiers_->parens};
+      specifiers_.reset();
+      declare(word, tokens, at);
+    } else if (declaration_ && parens_ == declaration_->parens && after_comma(tokens, at)) {
+      declare(word, tokens, at);  // `double a, *b`
+    } else if (declaration_ && declaration_->type.empty() && parens_ > declaration_->parens) {
+      types_[word] = "";  // an argument of the macro that declares it
+    }
+  }
+
+  // Whether a `,` comes before the declarator name at `at`, past its `*`s and qualifiers.
+  static bool after_comma(const std::vector<Token>& tokens, size_t at) {
+    while (at > 0 && (tokens[at - 1].text == "*" || is_qualifier(tokens[at - 1].text))) --at;
+    return at > 0 && tokens[at - 1].text == ",";
+  }
+
+  // A specifier inside parentheses the pending ones stand outside of begins a parameter's.
+  void add_specifier(const std::string& word, bool known) {
+    if (!specifiers_ || specifiers_->parens != parens_) specifiers_ = Specifiers{"", true, parens_};
+    specifiers_->known = specifiers_->known && known;
+    if (is_type_keyword(word)) specifiers_->type += (specifiers_->type.empty() ? "" : " ") + word;
+  }
+
+  void declare(const std::string& name, const std::vector<Token>& tokens, size_t at) {
+    types_[name] = declaration_->type;
+    if (parens_ == declaration_->parens) extents_[name] = bracketed_extents(tokens, at + 1);
+  }
+
+  // The specifiers of a declaration being read: their type keywords in order, and whether
+  // all of them are keywords (`known`). `parens` is the nesting they stand at.
+  struct Specifiers {
+    std::string type;
+    bool known = true;
+    int parens = 0;
+  };
+  // The declaration whose names are being read: their type ("" = not known).
+  struct Declaration {
+    std::string type;
+    int parens = 0;
+  };
+
   size_t next_ = 0;
-  std::string type_;
+  int parens_ = 0, braces_ = 0;
+  std::optional<Specifiers> specifiers_;
+  std::optional<Declaration> declaration_;
+  bool in_initializer_ = false;
+  int initializer_braces_ = 0;
   std::map<std::string, std::string> types_;
   std::map<std::string, long long> defines_;
   std::map<std::string, std::vector<std::string>> extents_;
 };
+
+// Whether tokens[at] is a typedef's name beginning a declaration in a function body: at a
+// statement's start and followed by the declared name (`real t;`). Two names in a row
+// are never an expression statement.
+bool begins_typedef_declaration(const std::vector<Token>& tokens, size_t at) {
+  if (at == 0 || at + 1 >= tokens.size() || tokens[at + 1].kind != Token::Kind::kIdent) return false;
+  if (is_statement_keyword(tokens[at].text) || is_qualifier(tokens[at].text)) return false;
+  const std::string& before = tokens[at - 1].text;
+  return before == ";" || before == "{" || before == "}";
+}
 
 // The scalars declared in the function around tokens (open, close) (not static, in a block
 // still open at the region) that the function mentions nowhere but in their declaration
@@ -143,7 +263,7 @@ std::set<std::string> dead_after_region(const std::vector<Token>& tokens, size_t
     }
     if (t.kind != Token::Kind::kIdent) continue;
     if (t.text == "static" || t.text == "extern") is_static = true;
-    if (is_type_keyword(t.text)) {
+    if (is_type_keyword(t.text) || begins_typedef_declaration(tokens, i)) {
       in_declaration = true;
       continue;
     }

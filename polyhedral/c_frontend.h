@@ -9,7 +9,8 @@
 //
 // Outside the regions the file is not interpreted, except for two harmless look-ups:
 // `#define NAME <integer>` before a region gives the parameter NAME a concrete value (the
-// compiler sees the same constant), and declarations give arrays their element types.
+// compiler sees the same constant), and declarations of type keywords give arrays their
+// element types (any other type stays unknown: builder.h's LowerOptions::element_types).
 #pragma once
 
 #include <memory>

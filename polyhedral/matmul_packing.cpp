@@ -31,6 +31,24 @@ bool reads_array(const ExprPtr& e, const std::string& name) {
   return found;
 }
 
+// The first part of `e` whose value is not of `type` before C's usual arithmetic conversions
+// (C11 6.3.1.8): an array or scalar with elements of another type, a cast to one, a call, a
+// double literal in a float's product; "" when there is none. Packed slivers hold each factor
+// in `type`, which is the factor's own type only then. Integer values (iterators, sizes,
+// integer literals) convert to a floating `type` exactly as in the source.
+std::string part_of_another_type(const ExprPtr& e, const Scop& scop, const std::string& type) {
+  std::string found;
+  visit(e, [&](const ExprPtr& x) {
+    if (!found.empty()) return;
+    const Array* a = x->kind == Expr::Kind::kAccess || x->kind == Expr::Kind::kName ? scop.array(x->text) : nullptr;
+    const bool float_literal = !x->text.empty() && (x->text.back() == 'f' || x->text.back() == 'F');
+    if ((a && a->element_type != type) || (x->kind == Expr::Kind::kCast && x->text != type) || x->kind == Expr::Kind::kCall ||
+        (x->kind == Expr::Kind::kFloat && type == "float" && !float_literal))
+      found = to_c(*x);
+  });
+  return found;
+}
+
 bool within(const std::set<std::string>& names, const std::set<std::string>& allowed) {
   return std::includes(allowed.begin(), allowed.end(), names.begin(), names.end());
 }
@@ -164,9 +182,16 @@ std::optional<Contraction> match_unbudgeted(const Scop& scop, const Statement& s
   }
   if (reads_array(s.rhs, s.lhs->text)) return why = "the product reads " + s.lhs->text, std::nullopt;
   const Array* x = scop.array(s.lhs->text);
-  c.element_type = x ? x->element_type : "double";
+  c.element_type = x ? x->element_type : typeof_element(s.lhs->text, static_cast<int>(s.lhs->args.size()));
+  if (!is_named_type(c.element_type))
+    return why = "the type of " + s.lhs->text + "'s elements has no name polyc knows (" + c.element_type +
+                 "; --cpp resolves macros)",
+           std::nullopt;
   if (c.element_type != "double" && c.element_type != "float")
     return why = "elements of type " + c.element_type + ", not floating point", std::nullopt;
+  if (const std::string other = part_of_another_type(s.rhs, scop, c.element_type); !other.empty())
+    return why = other + " is not of " + s.lhs->text + "'s type " + c.element_type + ", which the packed slivers hold",
+           std::nullopt;
   c.element_bytes = x ? x->element_bytes() : 8;
   if (!match_domain(scop, s, c)) return why = "the domain is neither a box nor a box cut by " + c.n + " <= or >= " + c.m, std::nullopt;
   c.target = to_c(*s.lhs);

@@ -527,6 +527,15 @@ std::vector<std::pair<std::string, PolycOptions>> tune_variants(const PolycOptio
   return v;
 }
 
+// The first array or removed scalar of `scop` whose element type is spelled through
+// __typeof__ (scop.h), "" when all are named: a harness of its own cannot declare those.
+std::string first_unnamed_type(const Scop& scop) {
+  for (const auto* arrays : {&scop.arrays, &scop.removed_scalars})
+    for (const Array& a : *arrays)
+      if (!is_named_type(a.element_type)) return a.name;
+  return "";
+}
+
 // The region's code under --tune: every candidate's code, timed at concrete sizes, the
 // fastest kept (tuner.h). Without sizes for every parameter, the model's choice with a
 // warning. `expanded` is the text `region` was parsed from.
@@ -553,6 +562,11 @@ std::string tuned_region(const std::string& source, const std::string& expanded,
     warnings.push_back(where + "--tune needs a value for " + names +
                        " (no declared array extent bounds it): give --tune-sizes " + unresolved[0] +
                        "=N,...; kept the cost model's choice");
+    return transform_region(source, expanded, written, region, index, model, report, warnings);
+  }
+  if (const std::string unnamed = first_unnamed_type(*scop); !unnamed.empty()) {
+    warnings.push_back(where + "--tune declares the data itself, and the type of " + unnamed +
+                       " has no name polyc knows (a typedef or macro; --cpp resolves macros); kept the cost model's choice");
     return transform_region(source, expanded, written, region, index, model, report, warnings);
   }
   std::vector<TuneCandidate> candidates;

@@ -199,7 +199,8 @@ std::optional<RegisterBlocking> register_block(Scop& scop, const RegisterBlockOp
   }
   RegisterBlock block;
   block.array = init.lhs->text;
-  block.element_type = scop.array(block.array) ? scop.array(block.array)->element_type : "float";
+  const Array* z = scop.array(block.array);
+  block.element_type = z ? z->element_type : typeof_element(block.array, static_cast<int>(subscripts.size()));
   block.rows = rows;
   block.columns = columns;
   block.vector_iterator = x[v];

@@ -325,7 +325,7 @@ class Expander {
     std::vector<std::string> scalars, arrays;
     for (const std::string& s : options_.dead_scalars) {
       const Array* array = scop_.array(s);
-      if (!array || array->rank != 0 || !options_.element_types.count(s) || !writes(statements, s)) continue;
+      if (!array || array->rank != 0 || !writes(statements, s)) continue;
       if (stays_in_iterations(flow(s), inside, depth)) scalars.push_back(s);
     }
     for (const Array* a : array_candidates(loop, statements))
@@ -356,7 +356,7 @@ class Expander {
         for (long long e : extents) dims.push_back(std::to_string(e));
       }
       extents_[c.array] = dims;
-      types_[c.array] = c.is_array ? original->element_type : options_.element_types.at(v);
+      types_[c.array] = original->element_type;  // the scalar's or the array's, as the program spells it
       choices.push_back(c);
     }
     if (!becomes_parallel(inside, depth)) {
@@ -414,9 +414,7 @@ class Expander {
       for (long long e : extents) bytes = saturating_product(bytes, e);
       return bytes;
     }
-    Array a;
-    a.element_type = options_.element_types.at(variable);
-    return a.element_bytes();
+    return original->element_bytes();
   }
 
   std::string fresh_name(const std::string& base) {

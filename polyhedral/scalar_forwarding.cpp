@@ -176,13 +176,16 @@ std::unique_ptr<LoopNode> forward_scalars(const LoopNode& root, const Scop& scop
       covered += 2 + g->updates.size();
       all_legal = all_legal && legal(*g, scop, statements);
     }
+    // Types compared by name: two __typeof__ spellings (typeof_element) may name one type or two.
     const Array* scalar_array = scop.array(scalar);
-    const bool same_type = std::all_of(list.begin(), list.end(), [&](const Group* g) {
+    const bool named = scalar_array && is_named_type(scalar_array->element_type);
+    const bool same_type = named && std::all_of(list.begin(), list.end(), [&](const Group* g) {
       const Array* home = scop.array(g->final->lhs->text);
-      return scalar_array && home && scalar_array->element_type == home->element_type;
+      return home && scalar_array->element_type == home->element_type;
     });
     if (!same_type) {
-      log.push_back("scalar forwarding: " + scalar + " kept (its type is not its elements')");
+      log.push_back("scalar forwarding: " + scalar + " kept (" +
+                    (named ? "its type is not its elements'" : "its type has no name polyc knows; --cpp resolves macros") + ")");
       continue;
     }
     if (in_control || covered != mentioning.size()) {

@@ -7,12 +7,31 @@
 
 namespace pz::poly {
 
-int Array::element_bytes() const {
-  if (element_type == "float" || element_type == "int" || element_type == "unsigned") return 4;
-  if (element_type == "char") return 1;
-  if (element_type == "short") return 2;
-  return 8;  // double, long, long long, and unknown types (declared elsewhere)
+std::string typeof_element(const std::string& name, int rank) {
+  std::string element = name;
+  for (int k = 0; k < rank; ++k) element += "[0]";
+  return "__typeof__(" + element + ")";
 }
+
+std::string spelled_type(const std::string& declared, const std::string& name, int rank) {
+  return declared.empty() ? typeof_element(name, rank) : declared;
+}
+
+bool is_named_type(const std::string& type) { return !type.empty() && type.rfind("__typeof__", 0) != 0; }
+
+int c_type_bytes(const std::string& type) {
+  if (type == "char" || type == "signed char" || type == "unsigned char" || type == "_Bool") return 1;
+  if (type == "short" || type == "unsigned short" || type == "short int" || type == "unsigned short int" ||
+      type == "_Float16")
+    return 2;
+  if (type == "float" || type == "int" || type == "unsigned" || type == "unsigned int" || type == "signed" ||
+      type == "signed int")
+    return 4;
+  if (type == "long double") return 16;
+  return 8;  // double, long, long long, and types it cannot name
+}
+
+int Array::element_bytes() const { return c_type_bytes(element_type); }
 
 std::string Statement::to_c(const NameMap& rename) const {
   std::string s = pz::poly::to_c(*lhs, rename);

@@ -17,9 +17,28 @@
 
 namespace pz::poly {
 
+// The type of `name`'s elements as C spells it in the scope of the region whatever the
+// declaration says: `__typeof__(A[0][0])`, one [0] per subscript (`__typeof__(x)` for a
+// scalar). GCC and Clang take it in every C mode; the operand is not evaluated.
+std::string typeof_element(const std::string& name, int rank);
+
+// `declared` when not empty, else typeof_element: what a temporary of the element is declared as.
+std::string spelled_type(const std::string& declared, const std::string& name, int rank);
+
+// Whether `type` names the type itself (`double`, `unsigned long`), not a __typeof__ of
+// something in the program: the analyses that need to know the type (vector lanes, packing,
+// a harness of its own) work only on these.
+bool is_named_type(const std::string& type);
+
+// The bytes of one element of C type `type`: 8 for a type that is not an arithmetic type's
+// name (a typedef of the source's: a double, as a rule).
+int c_type_bytes(const std::string& type);
+
 struct Array {
   std::string name;
-  std::string element_type = "double";  // as declared in the source when found
+  // As declared in the source, or spelled by typeof_element where the frontend could not
+  // name it: the type every temporary of an element is declared with.
+  std::string element_type = "double";
   int rank = 0;                         // 0 = scalar
   // The C text of each extent where the frontend found the declaration with `rank` of them
   // ("double A[N][N + 1]": {"N", "N + 1"}); empty when not (a pointer, the builder API).

@@ -40,9 +40,10 @@ std::string joined(const std::vector<std::string>& lines) {
   return out;
 }
 
+// The arrays' types declared, as packing needs (an unknown type is refused).
 std::optional<Contraction> match(const std::string& body, std::size_t statement, std::string& why) {
   IslContext ctx;
-  Scop scop = scop_of(ctx, body);
+  Scop scop = scop_of(ctx, body, "double alpha, **A, **B, **C;\n");
   return match_contraction(scop, scop.statements.at(statement), why);
 }
 
@@ -86,6 +87,23 @@ TEST(MatmulPackingMatch, OtherStatementsAreNot) {
                      "  C[i][j] += A[i][k] * B[k][j];",
                      0, why));
   EXPECT_FALSE(why.empty());
+}
+
+// Slivers hold the factors in C's element type: that type must be known by name, and be
+// every factor's own (a double alpha times a float A is computed in double in the source).
+TEST(MatmulPackingMatch, FactorsOfAnotherOrUnknownTypeAreNot) {
+  const std::string gemm = "for (i = 0; i < N; i++) for (k = 0; k < N; k++) for (j = 0; j < N; j++)\n"
+                           "  C[i][j] += alpha * A[i][k] * B[k][j];";
+  IslContext ctx;
+  std::string why;
+  Scop unknown = scop_of(ctx, gemm);
+  EXPECT_FALSE(match_contraction(unknown, unknown.statements.at(0), why));
+  EXPECT_NE(why.find("__typeof__(C[0][0])"), std::string::npos) << why;
+  Scop mixed = scop_of(ctx, gemm, "float **A, **B, **C;\ndouble alpha;\n");
+  EXPECT_FALSE(match_contraction(mixed, mixed.statements.at(0), why));
+  EXPECT_EQ(why.rfind("alpha is not of C's type float", 0), 0u) << why;
+  Scop single = scop_of(ctx, gemm, "float **A, **B, **C, alpha;\n");
+  EXPECT_TRUE(match_contraction(single, single.statements.at(0), why)) << why;
 }
 
 // The program as written and after polyc print the same numbers (bit for bit: the packed

@@ -10,8 +10,10 @@
 
 namespace pz::poly::test_support {
 
-inline Scop scop_of(IslContext& ctx, const std::string& body) {
-  auto regions = parse_c_regions("#pragma scop\n" + body + "\n#pragma endscop\n");
+// `declarations`, C text before the region, give names their types; without them every
+// element's type is unknown, spelled `__typeof__(A[0][0])` (builder.h).
+inline Scop scop_of(IslContext& ctx, const std::string& body, const std::string& declarations = "") {
+  auto regions = parse_c_regions(declarations + "#pragma scop\n" + body + "\n#pragma endscop\n");
   return lower(ctx.ctx(), *regions.at(0).tree, regions.at(0).options);
 }
 
