@@ -69,7 +69,11 @@ void add_accuracy_command(CLI::App& app) {
   cmd->callback([args] {
     const auto game = args->game.make();
     // A misspelt player is an error now, not after minutes of labelling.
-    for (const std::string& spec : args->players) arena::make_player(spec, *game, args->seed);
+    for (const std::string& spec : args->players) {
+      if (arena::make_player(spec, *game, args->seed)->is_human()) {
+        throw util::UsageError("--player " + spec + ": accuracy measures an AI; a person cannot be asked for thousands of moves");
+      }
+    }
     solve::PositionSet set;
     const std::string prefix = "generate:";
     if (args->positions.rfind(prefix, 0) == 0) {

@@ -13,13 +13,16 @@
 
 #include <iostream>
 #include <sstream>
+#include <climits>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "apps/commands.h"
 #include "apps/game_args.h"
 #include "arena/player_factory.h"
 #include "arena/search_players.h"
+#include "arena/untrusted_specs.h"
 #include "games/registry.h"
 #include "server/ai_pool.h"
 #include "server/thinking.h"
@@ -36,24 +39,33 @@ constexpr std::size_t kMaxLine = 1 << 20;
 
 struct Engine {
   std::map<std::string, std::string> models;
+  // --untrusted: queries name networks by game and use only what computes (untrusted_specs.h).
+  std::optional<arena::UntrustedSpecs> untrusted;
   std::mutex output;
 
   void answer(const json& out) {
     std::lock_guard lock(output);
-    std::cout << out.dump() << std::endl;
+    std::cout << util::dump_json(out) << std::endl;
   }
 
+  // The query's player as the query spells it (untrusted: model names, not paths).
   std::string player_spec(const json& query, const games::Game& game) const {
-    if (query.contains("player")) return query.at("player").get<std::string>();
+    if (query.contains("player")) {
+      if (!query.at("player").is_string()) throw util::UsageError("player: must be a spec string, e.g. \"mcts:sims=800\"");
+      return query.at("player").get<std::string>();
+    }
     const auto model = models.find(game.info().name);
-    util::Spec spec = util::parse_spec(model != models.end() ? "mcts:model=" + model->second + ",sims=400" : "mcts:sims=800");
-    if (query.contains("sims")) spec.options["sims"] = std::to_string(query.at("sims").get<int>());
+    util::Spec spec = util::parse_spec(model == models.end() ? "mcts:sims=800"
+                                       : "mcts:model=" + (untrusted ? model->first : model->second) + ",sims=400");
+    if (query.contains("sims")) spec.options["sims"] = std::to_string(util::json_integer(query.at("sims"), "sims", 0, 10'000'000));
     if (query.contains("seconds")) {
-      spec.options["seconds"] = std::to_string(query.at("seconds").get<double>());
+      spec.options["seconds"] = util::format_double(util::json_number(query.at("seconds"), "seconds", 0, 86400));
       if (!query.contains("sims")) spec.options["sims"] = "0";
     }
     return spec.to_string();
   }
+
+  std::string resolve(const std::string& spec) const { return untrusted ? untrusted->resolve(spec) : spec; }
 
   static std::unique_ptr<games::State> position(const json& query, const games::Game& game) {
     if (query.contains("position")) return game.deserialize(query.at("position").get<std::string>());
@@ -88,12 +100,14 @@ struct Engine {
     }
     const int seat = state->current_player();
     const std::string spec = player_spec(query, *game);
-    auto player = arena::make_player(spec, *game, query.value("seed", 1));
+    const auto seed = query.contains("seed") ? util::json_integer(query.at("seed"), "seed", 0, INT64_MAX) : 1;
+    auto player = arena::make_player(resolve(spec), *game, static_cast<std::uint64_t>(seed));
     if (player->is_human()) throw util::UsageError("player: a person cannot analyse; give an AI spec");
     const games::Action action = player->choose_action(*state, seat);
     json out{{"move", state->action_to_string(seat, action)}, {"to_move", seat}, {"player", spec}};
     if (const auto* mcts = dynamic_cast<const arena::MctsPlayer*>(player.get())) {
-      const int max_moves = std::clamp(query.value("max_moves", 10), 1, 1000);
+      const auto max_moves =
+          query.contains("max_moves") ? static_cast<int>(util::json_integer(query.at("max_moves"), "max_moves", 1, 1000)) : 10;
       out.update(server::thinking_json(mcts->last_report(), *state, true, max_moves));
       out.erase("done");
     }
@@ -111,6 +125,8 @@ struct Engine {
       answer(out);
     } catch (const std::exception& e) {
       answer({{"id", id}, {"error", e.what()}});
+    } catch (...) {
+      answer({{"id", id}, {"error", "internal error"}});
     }
   }
 };
@@ -121,17 +137,22 @@ void add_analyze_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("analyze", "JSON-lines analysis engine: positions in on stdin, the AI's view out on stdout");
   auto models = std::make_shared<std::vector<std::string>>();
   auto threads = std::make_shared<int>(1);
+  auto untrusted = std::make_shared<bool>(false);
   cmd->add_option("--model", *models, "GAME=CHECKPOINT: the default AI of a game searches with this network (repeatable)");
   cmd->add_option("--threads", *threads, "queries searched at once")->check(CLI::Range(1, 64))->capture_default_str();
+  cmd->add_flag("--untrusted", *untrusted,
+                "the queries come from someone who must not run commands or read files: players only of the kinds "
+                "that compute, with bounded budgets, and networks only by the game names given with --model");
   cmd->footer(
       "Query (one JSON object a line): {\"id\": \"q1\", \"game\": \"connect4\", \"moves\": [\"4\", \"4\"], \"sims\": 800}\n"
       "  position: State::serialize() text instead of moves; player: any AI spec instead of sims/seconds;\n"
       "  max_moves: how many candidate moves to list (10).\n"
       "Answer: {\"id\", \"move\", \"win_probability\", \"value\", \"proven\", \"proven_result\", \"moves\": [{\"move\",\n"
       "  \"prior\", \"visits\", \"share\", \"value\", \"win_probability\"}], \"pv\", ...}; a bad query: {\"id\", \"error\"}.");
-  cmd->callback([models, threads] {
+  cmd->callback([models, threads, untrusted] {
     Engine engine;
     engine.models = parse_game_models(*models);
+    if (*untrusted) engine.untrusted.emplace(engine.models);
     server::AiPool pool(*threads, 2 * *threads);
     std::string line;
     while (std::getline(std::cin, line)) {

@@ -30,7 +30,12 @@ std::map<std::string, std::string> parse_game_models(const std::vector<std::stri
     if (equals == std::string::npos || equals == 0 || equals + 1 == pair.size()) {
       throw util::UsageError("--model " + pair + ": write GAME=CHECKPOINT, e.g. connect4=runs/c4/models/latest.pt");
     }
-    models[pair.substr(0, equals)] = pair.substr(equals + 1);
+    const std::string game = pair.substr(0, equals);
+    if (!games::find_game(game)) {
+      throw util::UsageError("--model " + pair + ": '" + game + "' is not a game (polyzero games lists them)");
+    }
+    if (models.count(game)) throw util::UsageError("--model " + pair + ": a second network for " + game);
+    models[game] = pair.substr(equals + 1);
   }
   return models;
 }

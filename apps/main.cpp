@@ -1,6 +1,9 @@
 // polyzero: one executable, one subcommand per file (see commands.h).
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <exception>
 #include <string>
 #include <vector>
@@ -51,6 +54,30 @@ void check_command_name(CLI::App& app, int argc, char** argv) {
   }
 }
 
+// No option of any command takes a number that is not finite, and CLI11's range checks let
+// NaN through (every comparison with it is false): refuse "nan", "inf" and numbers beyond a
+// double's range wherever they are given, as an option's value or after '='.
+void check_finite_numbers(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    std::string value = argv[i];
+    std::string option = i > 1 && argv[i - 1][0] == '-' ? argv[i - 1] : "";
+    if (value.rfind("--", 0) == 0 && value.find('=') != std::string::npos) {
+      option = value.substr(0, value.find('='));
+      value = value.substr(value.find('=') + 1);
+    }
+    if (value.empty()) continue;
+    errno = 0;
+    char* end = nullptr;
+    const double number = std::strtod(value.c_str(), &end);
+    if (end != value.c_str() + value.size()) continue;  // not a number
+    if (std::isfinite(number) && errno != ERANGE) continue;
+    if (errno == ERANGE && std::isfinite(number)) continue;  // a denormal, still a number
+    const std::string shown = value.size() <= 24 ? value : value.substr(0, 21) + "...";
+    throw pz::util::UsageError((option.empty() ? std::string("argument") : option) + " '" + shown +
+                               "': not a finite number; give an ordinary number");
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -87,6 +114,7 @@ int main(int argc, char** argv) {
 
   try {
     check_command_name(app, argc, argv);
+    check_finite_numbers(argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

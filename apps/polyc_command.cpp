@@ -239,6 +239,24 @@ void warm_network(const NetSource& net) {
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
+// --num-threads is pasted into each num_threads() clause: it must be one C expression of
+// names, numbers and operators, with balanced parentheses (no statement, string or directive).
+std::string checked_num_threads(const std::string& expression) {
+  int depth = 0;
+  for (const char c : expression) {
+    const bool allowed = std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_ +-*/%()<>=!&|?:.").find(c) != std::string_view::npos;
+    if (!allowed) {
+      throw util::UsageError("--num-threads '" + expression.substr(0, 40) + "': the character '" + std::string(1, c) +
+                             "' cannot be part of a num_threads() expression; give a number or an expression such as "
+                             "omp_get_num_procs() / 2");
+    }
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    if (depth < 0) break;
+  }
+  if (depth != 0) throw util::UsageError("--num-threads '" + expression.substr(0, 40) + "': unbalanced parentheses");
+  return expression;
+}
+
 }  // namespace
 
 void add_polyc_command(CLI::App& app) {
@@ -378,7 +396,7 @@ void add_polyc_command(CLI::App& app) {
     o.matmul.fuse_neighbours = !args->no_matmul_fusion;
     o.min_parallel_work = args->min_parallel_work;
     o.reassociate = !args->no_reassociate;
-    o.num_threads = args->num_threads;
+    o.num_threads = checked_num_threads(args->num_threads);
     o.budget = args->budget;
     o.data_movement = args->report || args->json;  // exact counts cost isl time; only reports show them
     o.schedule.use_isl = !args->no_isl;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "apps/commands.h"
+#include "arena/record_check.h"
 #include "arena/sgf.h"
 #include "arena/tournament_db.h"
 #include "games/registry.h"
@@ -32,13 +33,27 @@ void list_tournaments(arena::TournamentDb& db) {
 void list_games(arena::TournamentDb& db, std::int64_t tournament_id) {
   const auto games = db.games_of(tournament_id);
   if (games.empty()) throw util::UsageError("tournament " + std::to_string(tournament_id) + " has no games in " + db.path());
+  int damaged = 0;
   for (const auto& g : games) {
     std::cout << "game " << g.id << ": " << g.first_player << " vs " << g.second_player << "  " << g.result << "  "
-              << g.moves.size() << " moves  " << g.reason << "\n";
+              << g.moves.size() << " moves  " << g.reason;
+    if (const std::string problem = arena::record_problem(g); !problem.empty()) {
+      std::cout << "  DAMAGED: " << problem;
+      ++damaged;
+    }
+    std::cout << "\n";
+  }
+  if (damaged > 0) {
+    throw util::UsageError(std::to_string(damaged) + " of the " + std::to_string(games.size()) + " games in " + db.path() +
+                           " are damaged (marked DAMAGED above): the record was changed after they were played");
   }
 }
 
-void print_game(const arena::StoredGame& g) {
+void print_game(const arena::StoredGame& g, const std::string& db) {
+  if (const std::string problem = arena::record_problem(g); !problem.empty()) {
+    throw util::UsageError("game " + std::to_string(g.id) + " in " + db + " is damaged: " + problem +
+                           " (the record was changed after it was played)");
+  }
   std::cout << "game " << g.id << " of tournament " << g.tournament_id << ": " << g.game << "\n"
             << "first: " << g.first_player << "\nsecond: " << g.second_player << "\n"
             << "result: " << g.result << " (" << g.reason << "), " << g.started << " to " << g.finished << "\n";
@@ -88,9 +103,12 @@ void add_replay_command(CLI::App& app) {
     const auto game = db.game(args->game_id);
     if (!game) throw util::UsageError("no game " + std::to_string(args->game_id) + " in " + args->db);
     if (args->sgf) {
+      if (const std::string problem = arena::record_problem(*game); !problem.empty()) {
+        throw util::UsageError("game " + std::to_string(game->id) + " in " + args->db + " is damaged: " + problem);
+      }
       std::cout << arena::go_game_to_sgf(*game);
     } else {
-      print_game(*game);
+      print_game(*game, args->db);
     }
   });
 }

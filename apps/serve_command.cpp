@@ -5,6 +5,8 @@
 
 #include "apps/commands.h"
 #include "apps/game_args.h"
+#include "apps/torch_support.h"
+#include "games/registry.h"
 #include "server/play_server.h"
 #include "util/data_dirs.h"
 #include "util/error.h"
@@ -19,6 +21,9 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--host", options->host, "address to listen on (loopback unless told otherwise)")->capture_default_str();
   cmd->add_option("--port", options->port, "port (0: any free port)")->check(CLI::Range(0, 65535))->capture_default_str();
   cmd->add_option("--model", *models, "GAME=CHECKPOINT: the default AI of a game searches with this network (repeatable)");
+  cmd->add_option("--allow-host", options->allowed_hosts,
+                  "a host name browsers may use to reach the server besides its address and localhost (repeatable); "
+                  "requests naming any other host are refused, against DNS rebinding");
   cmd->add_option("--db", options->db, "SQLite file of the sessions (:memory: keeps nothing)")->capture_default_str();
   cmd->add_option("--web", options->web_dir,
                   "directory of the page's files (default: $PZ_WEB_DIR, else found beside the executable: "
@@ -31,6 +36,14 @@ void add_serve_command(CLI::App& app) {
     if (options->web_dir.empty())
       options->web_dir = util::require_data_dir({"PZ_WEB_DIR", "web", "server/web", "index.html"}, "the web client");
     options->models = parse_game_models(*models);
+    // A damaged or foreign checkpoint is refused now, not at the first AI move.
+    for (const auto& [game, path] : options->models) {
+      const nn::ModelInfo info = read_checkpoint_info(path);
+      if (games::make_game(info.game)->info().name != game) {
+        throw util::UsageError("--model " + game + "=" + path + ": the checkpoint was trained for " + info.game +
+                               ", not for " + game);
+      }
+    }
     server::PlayServer server(*options);
     const int port = server.bind();
     const auto& stop = util::install_stop_signal_handlers();  // before the line scripts wait for

@@ -49,7 +49,9 @@ std::string identity_key(const TournamentRecord& r) {
 
 TournamentDb::TournamentDb(const std::string& path) : db_(path) {
   try {
-    db_.execute(kSchema);
+    db_.require_schema(kSchema, "a tournament database");
+  } catch (const util::UsageError&) {
+    throw;
   } catch (const std::exception& e) {
     throw util::UsageError("cannot use " + path + " as a tournament database: " + e.what());
   }

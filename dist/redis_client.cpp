@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "util/error.h"
+#include "util/files.h"
 
 namespace pz::dist {
 
@@ -118,12 +119,23 @@ RedisAuth resolve_redis_auth(const RedisEndpoint& endpoint, const std::string& p
   RedisAuth auth;
   if (const char* user = std::getenv("POLYZERO_REDIS_USER")) auth.user = user;
   if (!password_file.empty()) {
+    if (const std::string problem = util::file_problem(password_file); !problem.empty()) {
+      throw util::UsageError("--redis-password-file " + password_file + ": " + problem +
+                             "; give a file whose first line is the password");
+    }
     std::ifstream in(password_file);
     if (!in) {
       throw util::UsageError("--redis-password-file " + password_file +
                              ": cannot read it; give a file whose first line is the password");
     }
-    std::getline(in, auth.password);
+    // A password is one short line: read at most 4 KiB of it, whatever the file holds.
+    constexpr std::size_t kMaxPassword = 4096;
+    std::string line;
+    for (char c; line.size() <= kMaxPassword && in.get(c) && c != '\n';) line += c;
+    if (line.size() > kMaxPassword) {
+      throw util::UsageError("--redis-password-file " + password_file + ": its first line is longer than 4 KiB; it must hold the password");
+    }
+    auth.password = line;
     while (!auth.password.empty() && (auth.password.back() == '\r' || auth.password.back() == '\n')) auth.password.pop_back();
     if (auth.password.empty()) {
       throw util::UsageError("--redis-password-file " + password_file + ": its first line is empty; it must hold the password");

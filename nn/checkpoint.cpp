@@ -65,11 +65,8 @@ void save_model(const std::string& path, PolicyValueNetImpl& net, const ModelInf
   });
 }
 
-ModelInfo read_model_info(const std::string& path) {
-  torch::serialize::InputArchive archive;
-  open_archive(path, archive);
-  return read_info(archive, path);
-}
+// The description is believed only once the weights match its checksum (load_model).
+ModelInfo read_model_info(const std::string& path) { return load_model(path).info; }
 
 LoadedModel load_model(const std::string& path) {
   torch::serialize::InputArchive archive;

@@ -35,8 +35,9 @@ struct ModelInfo {
 // Throws util::UsageError "cannot read model checkpoint PATH: WHY".
 [[noreturn]] void checkpoint_unreadable(const std::string& path, const std::string& why);
 
-// Reads only the description (in nn/checkpoint.cpp: the file is a LibTorch archive). Throws
-// util::UsageError when the file is missing, not a checkpoint, or corrupt.
+// The description (in nn/checkpoint.cpp: the file is a LibTorch archive), once the weights
+// it describes are read and match its checksum. Throws util::UsageError when the file is
+// missing, not a checkpoint, corrupt or damaged.
 ModelInfo read_model_info(const std::string& path);
 
 // A few lines for `polyzero info CHECKPOINT`.

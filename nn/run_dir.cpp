@@ -83,6 +83,26 @@ std::vector<std::int64_t> steps_in(const std::string& dir, const std::string& su
 std::vector<std::int64_t> RunDir::checkpoint_steps() const { return steps_in(checkpoints_dir(), ""); }
 std::vector<std::int64_t> RunDir::model_steps() const { return steps_in(models_dir(), ".pt"); }
 
+bool RunDir::has_trained() const {
+  std::error_code ec;
+  if (fs::exists(latest_model_path(), ec)) return true;
+  const auto models = model_steps();
+  if (!models.empty() && models.back() > 0) return true;
+  for (const auto& entry : fs::directory_iterator(checkpoints_dir(), ec)) {
+    if (entry.path().filename().string().rfind("damaged-step-", 0) == 0) return true;
+  }
+  std::ifstream in(metrics_path());
+  for (std::string line; std::getline(in, line);) {
+    try {
+      const auto j = nlohmann::json::parse(line);
+      if (j.is_object() && j.value("step", std::int64_t{0}) > 0) return true;
+    } catch (const nlohmann::json::exception&) {
+      // a torn or damaged line says nothing either way
+    }
+  }
+  return false;
+}
+
 void RunDir::write_manifest(const std::string& dir) {
   nlohmann::json files = nlohmann::json::object();
   std::vector<std::string> names;

@@ -57,6 +57,10 @@ class RunDir {
   void set_aside_damaged(std::int64_t step) const;
   // Steps of models/step-N.pt files, ascending.
   std::vector<std::int64_t> model_steps() const;
+  // True when the run has trained past step 0 by any record that survives its checkpoints:
+  // metric lines of a later step, models/latest.pt, step-N models, damaged checkpoints.
+  // A resume that finds no usable checkpoint in such a run must refuse, not start over.
+  bool has_trained() const;
   // Removes all but the newest `keep` checkpoints.
   void prune_checkpoints(int keep) const;
   // Drops metric lines of steps after `step` (written after the checkpoint a resumed run

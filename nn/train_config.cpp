@@ -1,8 +1,9 @@
 #include "nn/train_config.h"
 
-#include "nn/backend.h"
-
 #include <algorithm>
+#include <limits>
+
+#include "nn/backend.h"
 
 #include "optim/config_fields.h"
 #include "util/error.h"
@@ -51,6 +52,16 @@ json default_train_config() {
 namespace {
 
 using optim::Bounds;
+
+// Bounds of the counts that size threads and memory, checked before anything is allocated:
+// generous for any machine polyzero runs on, far below what would exhaust one.
+constexpr std::int64_t kMaxInt = std::numeric_limits<int>::max();
+constexpr std::int64_t kMaxThreads = 256;
+constexpr std::int64_t kMaxTreesPerThread = 4096;
+constexpr std::int64_t kMaxSimulations = 10'000'000;
+constexpr std::int64_t kMaxCacheEntries = std::int64_t{1} << 28;
+constexpr std::int64_t kMaxReplayCapacity = 50'000'000;
+constexpr std::int64_t kMaxBatch = 65536;
 using optim::ConfigFields;
 
 const json& object_at(ConfigFields& f, const std::string& key) {
@@ -74,12 +85,12 @@ TrainConfig parse_train_config(const json& config) {
   {
     ConfigFields f(object_at(top, "selfplay"), "selfplay");
     mcts::SelfPlayConfig& s = c.selfplay;
-    c.actor_threads = static_cast<int>(f.integer("threads", 1, 1));
-    s.games_per_actor = static_cast<int>(f.integer("games_per_thread", 32, 1));
-    s.full_simulations = static_cast<int>(f.integer("simulations", 100, 1));
-    s.fast_simulations = static_cast<int>(f.integer("fast_simulations", 0, 0));
+    c.actor_threads = static_cast<int>(f.integer("threads", 1, 1, kMaxThreads));
+    s.games_per_actor = static_cast<int>(f.integer("games_per_thread", 32, 1, kMaxTreesPerThread));
+    s.full_simulations = static_cast<int>(f.integer("simulations", 100, 1, kMaxSimulations));
+    s.fast_simulations = static_cast<int>(f.integer("fast_simulations", 0, 0, kMaxSimulations));
     s.full_search_probability = f.number("full_search_probability", 0.25, Bounds::closed(0, 1));
-    s.leaves_per_tree = static_cast<int>(f.integer("leaves_per_tree", 1, 1));
+    s.leaves_per_tree = static_cast<int>(f.integer("leaves_per_tree", 1, 1, 1024));
     s.search.c_puct_init = f.number("c_puct", 1.25, Bounds::above(0));
     s.search.c_puct_base = f.number("c_puct_base", 19652, Bounds::above(0));
     s.search.fpu_reduction = f.number("fpu", 0.25, Bounds::at_least(0));
@@ -88,18 +99,18 @@ TrainConfig parse_train_config(const json& config) {
     s.search.noise_alpha_total = f.number("noise_alpha_total", 10.0, Bounds::above(0));
     s.search.forced_playouts = f.boolean("forced_playouts", false);
     s.move_selection.temperature.initial = f.number("temperature", 1.0, Bounds::at_least(0));
-    s.move_selection.temperature.moves = static_cast<int>(f.integer("temperature_moves", 8, 0));
+    s.move_selection.temperature.moves = static_cast<int>(f.integer("temperature_moves", 8, 0, kMaxInt));
     s.move_selection.temperature.final = f.number("final_temperature", 0.0, Bounds::at_least(0));
     s.move_selection.temperature.halflife = 0;
     s.resign = f.boolean("resign", true);
     s.resign_threshold = f.number("resign_threshold", -0.9);
-    s.resign_consecutive = static_cast<int>(f.integer("resign_consecutive", 3, 1));
+    s.resign_consecutive = static_cast<int>(f.integer("resign_consecutive", 3, 1, kMaxInt));
     s.no_resign_fraction = f.number("no_resign_fraction", 0.2, Bounds::closed(0, 1));
-    s.max_moves = static_cast<int>(f.integer("max_moves", 0, 0));
+    s.max_moves = static_cast<int>(f.integer("max_moves", 0, 0, kMaxInt));
     s.search.solver = f.boolean("solver", true);
     s.search.check_immediate_wins = f.boolean("win_check", true);
     s.search.simulations = s.full_simulations;
-    c.cache_entries = static_cast<std::size_t>(f.integer("cache_entries", 65536, 0));
+    c.cache_entries = static_cast<std::size_t>(f.integer("cache_entries", 65536, 0, kMaxCacheEntries));
     c.synchronous = f.boolean("synchronous", false);
     c.backend = f.choice("backend", "auto", backend_names());
     c.backend_threads = static_cast<int>(std::min<std::int64_t>(f.integer("backend_threads", 1, 1), 65));
@@ -108,8 +119,8 @@ TrainConfig parse_train_config(const json& config) {
   }
   {
     ConfigFields f(object_at(top, "replay"), "replay");
-    c.replay_capacity = static_cast<std::size_t>(f.integer("capacity", 100000, 1));
-    c.min_samples = static_cast<std::size_t>(f.integer("min_samples", 1000, 1));
+    c.replay_capacity = static_cast<std::size_t>(f.integer("capacity", 100000, 1, kMaxReplayCapacity));
+    c.min_samples = static_cast<std::size_t>(f.integer("min_samples", 1000, 1, kMaxReplayCapacity));
     c.max_replay_ratio = f.number("max_replay_ratio", 8.0, Bounds::above(0));
     c.q_mix = f.number("q_mix", 0.0, Bounds::closed(0, 1));
     c.augment = f.boolean("augment", true);
@@ -118,9 +129,9 @@ TrainConfig parse_train_config(const json& config) {
   json resolved = config;
   {
     ConfigFields f(object_at(top, "learner"), "learner");
-    c.batch_size = static_cast<int>(f.integer("batch_size", 256, 1));
+    c.batch_size = static_cast<int>(f.integer("batch_size", 256, 1, kMaxBatch));
     c.steps = f.integer("steps", 10000, 1);
-    c.publish_every = static_cast<int>(f.integer("publish_every", 50, 1));
+    c.publish_every = static_cast<int>(f.integer("publish_every", 50, 1, kMaxInt));
     c.value_weight = f.number("value_weight", 1.0, Bounds::at_least(0));
     c.learner_backend = f.choice("backend", "torch", {"torch", "poly"});
     const json* opt = f.raw("optimizer");
@@ -144,19 +155,19 @@ TrainConfig parse_train_config(const json& config) {
   }
   {
     ConfigFields f(object_at(top, "checkpoint"), "checkpoint");
-    c.checkpoint_every_steps = static_cast<int>(f.integer("every_steps", 500, 1));
+    c.checkpoint_every_steps = static_cast<int>(f.integer("every_steps", 500, 1, kMaxInt));
     c.checkpoint_every_minutes = f.number("every_minutes", 5.0, Bounds::above(0));
-    c.keep_checkpoints = static_cast<int>(f.integer("keep", 3, 1));
+    c.keep_checkpoints = static_cast<int>(f.integer("keep", 3, 1, 100000));
     f.finish("checkpoint");
   }
   {
     ConfigFields f(object_at(top, "eval"), "eval");
-    c.eval_every_steps = static_cast<int>(f.integer("every_steps", 0, 0));
-    c.eval_games = static_cast<int>(f.integer("games", 20, 1));
-    c.eval_sims = static_cast<int>(f.integer("sims", 64, 1));
-    c.eval_batch = static_cast<int>(f.integer("batch", 8, 1));
+    c.eval_every_steps = static_cast<int>(f.integer("every_steps", 0, 0, kMaxInt));
+    c.eval_games = static_cast<int>(f.integer("games", 20, 1, 1000000));
+    c.eval_sims = static_cast<int>(f.integer("sims", 64, 1, kMaxSimulations));
+    c.eval_batch = static_cast<int>(f.integer("batch", 8, 1, 1024));
     c.eval_previous = f.boolean("previous", true);
-    c.eval_accuracy_positions = static_cast<int>(f.integer("accuracy_positions", 100, 0));
+    c.eval_accuracy_positions = static_cast<int>(f.integer("accuracy_positions", 100, 0, 100000));
     c.eval_accuracy_seconds = f.number("accuracy_seconds", 60.0, Bounds::above(0));
     {
       ConfigFields g(object_at(f, "gate"), "eval.gate");
@@ -166,7 +177,7 @@ TrainConfig parse_train_config(const json& config) {
       const Bounds rate{0.0, 0.5, true, true};
       c.gate_alpha = g.number("alpha", 0.05, rate);
       c.gate_beta = g.number("beta", 0.05, rate);
-      c.gate_max_pairs = static_cast<int>(g.integer("max_pairs", 100, 1));
+      c.gate_max_pairs = static_cast<int>(g.integer("max_pairs", 100, 1, 1000000));
       c.gate_openings = g.has("openings") ? g.required_string("openings") : "random:4";
       if (c.gate_elo1 <= c.gate_elo0) g.fail("elo1", "must be greater than elo0");
       if (c.gate && c.eval_every_steps == 0) g.fail("enabled", "needs eval.every_steps above 0 (the gate runs at evaluations)");
@@ -183,7 +194,7 @@ TrainConfig parse_train_config(const json& config) {
   }
   {
     ConfigFields f(object_at(top, "log"), "log");
-    c.log_every_steps = static_cast<int>(f.integer("every_steps", 10, 1));
+    c.log_every_steps = static_cast<int>(f.integer("every_steps", 10, 1, kMaxInt));
     c.summary_minutes = f.number("summary_minutes", 2.0, Bounds::above(0));
     f.finish("log");
   }

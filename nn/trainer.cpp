@@ -240,8 +240,7 @@ void Trainer::restore() {
       damaged.push_back(*it);
     }
   }
-  const auto models = run_.model_steps();
-  if (!steps.empty() || (!models.empty() && models.back() > 0)) {
+  if (!steps.empty() || run_.has_trained()) {
     throw util::UsageError("--resume " + run_.root() + ": no usable checkpoint" +
                            (failures.empty() ? std::string(" (the run has models but no checkpoints)") : ":" + failures) +
                            "\nThe run was not restarted, so its models are kept; start a new run with --run-dir, "

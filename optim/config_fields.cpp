@@ -109,6 +109,14 @@ std::int64_t ConfigFields::integer(const std::string& key, std::int64_t fallback
   return v ? to_integer(key, *v, min) : fallback;
 }
 
+std::int64_t ConfigFields::integer(const std::string& key, std::int64_t fallback, std::int64_t min, std::int64_t max) {
+  const json* v = find(key);
+  if (!v) return fallback;
+  const std::int64_t i = to_integer(key, *v, min);
+  if (i > max) fail(key, "must be an integer from " + std::to_string(min) + " to " + std::to_string(max) + ", got " + show(*v));
+  return i;
+}
+
 std::int64_t ConfigFields::required_integer(const std::string& key, std::int64_t min) {
   const json* v = find(key);
   if (!v) fail(key, "is required (an integer >= " + std::to_string(min) + ")");

@@ -42,6 +42,9 @@ class ConfigFields {
   double number(const std::string& key, double fallback, const Bounds& bounds = {});
   double required_number(const std::string& key, const Bounds& bounds = {});
   std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t min);
+  // With an upper bound too: a count that sizes memory or threads, or that is stored in an
+  // int, is refused above `max` instead of wrapping.
+  std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t min, std::int64_t max);
   std::int64_t required_integer(const std::string& key, std::int64_t min);
   bool boolean(const std::string& key, bool fallback);
   std::string choice(const std::string& key, const std::string& fallback, const std::vector<std::string>& allowed);

@@ -156,10 +156,39 @@ class Parser {
     if (is(";")) unsupported(peek(), "for loop without a condition");
     node->cond = expression();
     expect(";", "after the for-loop condition");
+    const Token& step_at = peek();
     node->step = increment(node->iterator);
+    check_step_ends(*node, step_at);
     expect(")", "closing the for-loop header");
     node->children.push_back(body_statement());
     return node;
+  }
+
+  // +1 when `cond` bounds `it` from above (it < e, it <= e, e > it, …: the loop ends by
+  // counting up), -1 from below, 0 when it says neither (or both, in a conjunction).
+  static int bound_direction(const Expr& cond, const std::string& it) {
+    if (cond.kind != Expr::Kind::kBinary || cond.args.size() != 2) return 0;
+    if (cond.text == "&&") {
+      const int a = bound_direction(*cond.args[0], it), b = bound_direction(*cond.args[1], it);
+      return a == 0 ? b : b == 0 || a == b ? a : 0;
+    }
+    const bool upper = cond.text == "<" || cond.text == "<=";
+    if (!upper && cond.text != ">" && cond.text != ">=") return 0;
+    const auto is_it = [&](const Expr& e) { return e.kind == Expr::Kind::kName && e.text == it; };
+    if (is_it(*cond.args[0])) return upper ? 1 : -1;
+    if (is_it(*cond.args[1])) return upper ? -1 : 1;
+    return 0;
+  }
+
+  // A loop whose step is 0, or moves its iterator away from the bound its condition sets,
+  // never ends (or ends by overflow): refused, naming the line.
+  static void check_step_ends(const LoopNode& loop, const Token& at) {
+    if (loop.step == 0) unsupported(at, "loop step 0 ('" + loop.iterator + "' never changes, so the loop never ends)");
+    const int direction = bound_direction(*loop.cond, loop.iterator);
+    if (direction != 0 && (direction > 0) != (loop.step > 0)) {
+      unsupported(at, "loop step " + std::to_string(loop.step) + ": the condition bounds '" + loop.iterator + "' from " +
+                          (direction > 0 ? "above" : "below") + " and the step moves it away, so the loop never ends");
+    }
   }
 
   // i++, ++i, i--, --i, i += c, i -= c, i = i + c, i = i - c (c an integer literal).

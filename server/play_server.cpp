@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 
+#include <cctype>
 #include <filesystem>
 #include <random>
 
@@ -43,10 +44,11 @@ json body_json(const httplib::Request& request) {
 void send(httplib::Response& response, int status, const json& body) {
   response.status = status;
   response.set_header("Cache-Control", "no-store");
-  response.set_content(body.dump(), "application/json");
+  response.set_content(util::dump_json(body), "application/json");
 }
 
-// Runs an API handler: ApiError and bad input become JSON errors, never a crash.
+// Runs an API handler: ApiError and bad input become JSON errors, never a crash (every
+// answer is dumped with foreign bytes replaced, so quoting a client's text cannot throw).
 template <typename Handler>
 auto api(Handler handler) {
   return [handler](const httplib::Request& request, httplib::Response& response) {
@@ -60,8 +62,38 @@ auto api(Handler handler) {
       send(response, 400, {{"error", std::string("bad JSON field: ") + e.what()}});
     } catch (const std::exception& e) {
       send(response, 500, {{"error", std::string("internal error: ") + e.what()}});
+    } catch (...) {
+      send(response, 500, {{"error", "internal error"}});
     }
   };
+}
+
+bool is_json_content_type(const std::string& value) {
+  std::string type = value.substr(0, value.find(';'));
+  while (!type.empty() && type.back() == ' ') type.pop_back();
+  for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return type == "application/json";
+}
+
+// "host:port" or "[v6]:port" → host (brackets kept) and port (-1 when none is written).
+std::pair<std::string, int> split_host_port(const std::string& text) {
+  const auto colon = text.rfind(':');
+  const auto bracket = text.rfind(']');
+  if (colon == std::string::npos || (bracket != std::string::npos && colon < bracket)) return {text, -1};
+  const std::string port = text.substr(colon + 1);
+  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos) return {text, -2};
+  return {text.substr(0, colon), std::stoi(port)};
+}
+
+// An address written as digits (IPv4) or in brackets (IPv6): a name that DNS cannot rebind.
+bool is_ip_literal(const std::string& host) {
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') return true;
+  return !host.empty() && host.find_first_not_of("0123456789.") == std::string::npos;
+}
+
+std::string lower(std::string text) {
+  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
 }
 
 std::string string_field(const json& body, const char* key, const std::string& fallback) {
@@ -73,7 +105,7 @@ std::string string_field(const json& body, const char* key, const std::string& f
 }  // namespace
 
 PlayServer::PlayServer(ServeOptions options)
-    : options_(std::move(options)), store_(options_.db), http_(std::make_unique<httplib::Server>()),
+    : options_(std::move(options)), specs_(options_.models), store_(options_.db), http_(std::make_unique<httplib::Server>()),
       ai_(options_.ai_threads, options_.ai_queue) {
   if (!std::filesystem::is_regular_file(options_.web_dir + "/index.html")) {
     throw util::UsageError("the play page is not in " + options_.web_dir +
@@ -101,6 +133,7 @@ int PlayServer::bind() {
     throw util::UsageError("cannot listen on " + options_.host + ":" + std::to_string(options_.port) +
                            " (in use, or not an address of this machine); try another --port");
   }
+  port_ = port;
   return port;
 }
 
@@ -149,7 +182,7 @@ void PlayServer::remember(const std::shared_ptr<Entry>& entry) {
 
 void PlayServer::changed(Entry& entry) {
   store_.save(entry.session->record());
-  events_.publish(entry.session->id(), "state", entry.session->state_json(entry.thinking).dump());
+  events_.publish(entry.session->id(), "state", util::dump_json(entry.session->state_json(entry.thinking)));
 }
 
 void PlayServer::continue_after_change(const std::shared_ptr<Entry>& entry) {
@@ -189,7 +222,7 @@ void PlayServer::run_ai(const std::shared_ptr<Entry>& entry, int generation, int
     }
     state = session.state().clone();
     seat = *session.seat_to_move();
-    spec = session.ai_for(seat);
+    spec = session.ai_for(seat);  // the client's spelling, resolved again below
     seed = std::hash<std::string>{}(session.id()) ^ (static_cast<std::uint64_t>(move_count) * 0x9E3779B97F4A7C15ULL);
     id = session.id();
   }
@@ -199,11 +232,11 @@ void PlayServer::run_ai(const std::shared_ptr<Entry>& entry, int generation, int
   bool resigned = false;
   std::string failure;
   try {
-    auto player = arena::make_player(spec, state->game(), seed);
+    auto player = arena::make_player(specs_.resolve(spec), state->game(), seed);
     auto* mcts = dynamic_cast<arena::MctsPlayer*>(player.get());
     if (mcts) {
       mcts->set_progress([&](const mcts::SearchReport& report) {
-        events_.publish(id, "thinking", thinking_json(report, *state, false).dump());
+        events_.publish(id, "thinking", util::dump_json(thinking_json(report, *state, false)));
       });
     }
     player->reset(*state);
@@ -213,7 +246,7 @@ void PlayServer::run_ai(const std::shared_ptr<Entry>& entry, int generation, int
     if (report && !report->children.empty()) {
       analysis = thinking_json(*report, *state, true);
       win_probability = analysis["win_probability"].get<double>();
-      events_.publish(id, "thinking", analysis.dump());
+      events_.publish(id, "thinking", util::dump_json(analysis));
     }
   } catch (const arena::Forfeit& e) {
     resigned = true;
@@ -234,17 +267,51 @@ void PlayServer::run_ai(const std::shared_ptr<Entry>& entry, int generation, int
     } else if (resigned && !session.finished()) {
       session.resign(seat);
     } else if (!failure.empty()) {
-      events_.publish(id, "ai_error", json{{"error", "the AI (" + spec + ") failed: " + failure}}.dump());
+      events_.publish(id, "ai_error", util::dump_json(json{{"error", "the AI (" + spec + ") failed: " + failure}}));
     }
     continue_after_change(entry);  // AI against AI: the next move
   } catch (const std::exception& e) {
-    events_.publish(id, "ai_error", json{{"error", e.what()}}.dump());
+    events_.publish(id, "ai_error", util::dump_json(json{{"error", e.what()}}));
   }
+}
+
+bool PlayServer::allowed_host(const std::string& host_header) const {
+  const auto [host, port] = split_host_port(lower(host_header));
+  if (port != port_ && !(port == -1 && port_ == 80)) return false;
+  const std::string bound = lower(options_.host);
+  if (host == "localhost" || host == "127.0.0.1" || host == "[::1]") return true;
+  if (host == bound || host == "[" + bound + "]") return true;
+  for (const auto& name : options_.allowed_hosts) {
+    if (host == lower(name)) return true;
+  }
+  // Listening on every address: any address of the machine, written as an address.
+  return (bound == "0.0.0.0" || bound == "::") && is_ip_literal(host);
+}
+
+std::optional<std::pair<int, std::string>> PlayServer::refuse_request(const httplib::Request& request) const {
+  if (request.path.rfind("/api/", 0) != 0) return std::nullopt;  // the page's own files are public
+  const std::string host = request.get_header_value("Host");
+  if (!allowed_host(host)) {
+    return std::make_pair(403, "the Host header '" + host.substr(0, 80) +
+                                   "' is not this server's address; open the page at http://" + options_.host + ":" +
+                                   std::to_string(port_) + " (or start the server with --allow-host NAME)");
+  }
+  if (request.has_header("Origin") && lower(request.get_header_value("Origin")) != "http://" + lower(host)) {
+    return std::make_pair(403, "requests from another site's page are refused (Origin " +
+                                   request.get_header_value("Origin").substr(0, 80) + ")");
+  }
+  if (request.get_header_value("Sec-Fetch-Site") == "cross-site") {
+    return std::make_pair(403, "requests from another site's page are refused");
+  }
+  if (request.method != "GET" && request.method != "HEAD" && !is_json_content_type(request.get_header_value("Content-Type"))) {
+    return std::make_pair(415, "send the request body as Content-Type: application/json");
+  }
+  return std::nullopt;
 }
 
 std::string PlayServer::default_ai(const std::string& game_name) const {
   const auto model = options_.models.find(game_name);
-  if (model != options_.models.end()) return "mcts:model=" + model->second + ",sims=400";
+  if (model != options_.models.end()) return "mcts:model=" + model->first + ",sims=400";
   return "mcts:sims=800";
 }
 
@@ -283,7 +350,9 @@ json PlayServer::players_json() const {
   for (const auto& kind : arena::player_kinds()) kinds.push_back({{"name", kind.name}, {"description", kind.description}});
   json defaults = json::object();
   for (const auto& entry : games::registered_games()) defaults[entry.name] = default_ai(entry.name);
-  return {{"kinds", kinds}, {"models", options_.models}, {"default_ai", defaults}};
+  json models = json::array();
+  for (const auto& [name, path] : options_.models) models.push_back(name);
+  return {{"kinds", kinds}, {"models", models}, {"default_ai", defaults}};
 }
 
 json PlayServer::create_session(const json& body) {
@@ -304,7 +373,8 @@ json PlayServer::create_session(const json& body) {
   auto entry = std::make_shared<Entry>();
   std::random_device device;
   entry->session = std::make_unique<Session>(new_session_id(), game, seats,
-                                             (static_cast<std::uint64_t>(device()) << 32) ^ device());
+                                             (static_cast<std::uint64_t>(device()) << 32) ^ device(),
+                                             [this](const std::string& seat) { return specs_.resolve(seat); });
   std::lock_guard lock(entry->mutex);
   remember(entry);
   continue_after_change(entry);
@@ -313,8 +383,21 @@ json PlayServer::create_session(const json& body) {
 
 void PlayServer::add_routes() {
   auto& http = *http_;
-  http.new_task_queue = [] { return new httplib::ThreadPool(64); };
+  const auto threads = static_cast<std::size_t>(options_.http_threads);
+  http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   http.set_payload_max_length(kMaxBody);
+  http.set_read_timeout(options_.read_timeout_seconds, 0);
+  http.set_write_timeout(5, 0);
+  http.set_keep_alive_timeout(options_.read_timeout_seconds);
+  http.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
+    const auto refusal = refuse_request(request);
+    if (!refusal) return httplib::Server::HandlerResponse::Unhandled;
+    send(response, refusal->first, {{"error", refusal->second}});
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  http.set_exception_handler([](const httplib::Request&, httplib::Response& response, std::exception_ptr) {
+    send(response, 500, {{"error", "internal error"}});
+  });
   // Address reuse after a restart, but never two servers on one port (no SO_REUSEPORT).
   http.set_socket_options([](socket_t socket) {
     int yes = 1;
@@ -390,10 +473,16 @@ void PlayServer::add_routes() {
   http.Get(session_path + "/events", api([this](const httplib::Request& request, httplib::Response& response) {
     auto entry = find(request.matches[1]);
     const std::string id = entry->session->id();
+    // Each stream holds a connection's thread while it is open: beyond the bound, refuse.
+    if (open_streams_.fetch_add(1) >= options_.max_event_streams) {
+      open_streams_.fetch_sub(1);
+      throw ApiError(503, "too many open event streams (at most " + std::to_string(options_.max_event_streams) +
+                              "); close another tab or poll GET /api/sessions/" + id);
+    }
     auto subscription = events_.subscribe(id);
     {
       std::lock_guard lock(entry->mutex);
-      EventHub::push(*subscription, "state", entry->session->state_json(entry->thinking).dump());
+      EventHub::push(*subscription, "state", util::dump_json(entry->session->state_json(entry->thinking)));
     }
     response.set_header("Cache-Control", "no-store");
     response.set_chunked_content_provider(
@@ -405,14 +494,18 @@ void PlayServer::add_routes() {
           const std::string text = message ? *message : std::string(": keep-alive\n\n");
           return sink.write(text.data(), text.size());
         },
-        [this, id, subscription](bool) { events_.unsubscribe(id, subscription); });
+        [this, id, subscription](bool) {
+          events_.unsubscribe(id, subscription);
+          open_streams_.fetch_sub(1);
+        });
   }));
   http.set_error_handler([](const httplib::Request& request, httplib::Response& response) {
     if (request.path.rfind("/api/", 0) != 0 || !response.body.empty()) return;
-    const std::string what = response.status == 404   ? "no such endpoint or session: " + request.method + " " + request.path
+    const std::string path = request.path.substr(0, 200);
+    const std::string what = response.status == 404   ? "no such endpoint or session: " + request.method + " " + path
                              : response.status == 413 ? "the request is too large (at most 64 KiB)"
                                                       : "request refused";
-    response.set_content(json{{"error", what}}.dump(), "application/json");
+    response.set_content(util::dump_json(json{{"error", what}}), "application/json");
   });
 }
 

@@ -13,8 +13,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "arena/untrusted_specs.h"
 #include "server/ai_pool.h"
 #include "server/event_hub.h"
 #include "server/session.h"
@@ -33,10 +37,14 @@ struct ServeOptions {
   int port = 8080;                           // 0: any free port
   std::string db = "serve.sqlite";           // ":memory:" keeps nothing
   std::string web_dir;                       // the page's files (server/web)
-  std::map<std::string, std::string> models; // game name → checkpoint, for the default AI
+  std::map<std::string, std::string> models; // game name → checkpoint: the networks clients may name
+  std::vector<std::string> allowed_hosts;    // names besides the address and loopback a browser may use
   int ai_threads = 1;
   int ai_queue = 64;
   std::size_t sessions_in_memory = 1000;
+  int max_event_streams = 32;   // open event streams at once; more are refused (503)
+  int http_threads = 192;       // connections served at once (streams and slow clients hold one each)
+  int read_timeout_seconds = 2; // a client that sends nothing for this long is dropped
 };
 
 class PlayServer {
@@ -62,6 +70,10 @@ class PlayServer {
   };
 
   void add_routes();
+  // The same-origin rule of server/README.md (threat model): nullopt when the request may
+  // proceed, else the refusal's status and message.
+  std::optional<std::pair<int, std::string>> refuse_request(const httplib::Request& request) const;
+  bool allowed_host(const std::string& host_header) const;
   std::shared_ptr<Entry> find(const std::string& id);  // throws ApiError(404)
   void remember(const std::shared_ptr<Entry>& entry);
   // With the entry locked: queue the AI's move for the seat to move if an AI plays it (or
@@ -79,6 +91,9 @@ class PlayServer {
   nlohmann::json create_session(const nlohmann::json& body);
 
   ServeOptions options_;
+  arena::UntrustedSpecs specs_;
+  int port_ = 0;
+  std::atomic<int> open_streams_{0};
   SessionStore store_;
   EventHub events_;
   std::unique_ptr<httplib::Server> http_;

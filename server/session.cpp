@@ -26,16 +26,16 @@ std::string seat_label(const games::Game& game, int seat) {
   return "Player " + std::to_string(seat + 1);
 }
 
-void check_seats(const games::Game& game, const std::vector<std::string>& seats) {
+void check_seats(const games::Game& game, const std::vector<std::string>& seats, const SeatResolver& resolve) {
   const auto n = static_cast<std::size_t>(game.info().num_players);
   if (seats.size() != n) {
     throw ApiError(400, game.info().long_name + " has " + std::to_string(n) + " seat(s); give \"seats\" with " +
                             std::to_string(n) + " player(s), each \"human\" or an AI spec such as mcts:sims=400");
   }
   for (const auto& spec : seats) {
-    if (spec == "human") continue;
+    if (spec == "human" || !resolve) continue;
     try {
-      auto player = arena::make_player(spec, game, 0);
+      auto player = arena::make_player(resolve(spec), game, 0);
       if (player->is_human()) throw ApiError(400, "seat '" + spec + "': write a person as \"human\"");
     } catch (const util::UsageError& e) {
       throw ApiError(400, std::string("seat '") + spec.substr(0, 200) + "': " + e.what());
@@ -46,10 +46,10 @@ void check_seats(const games::Game& game, const std::vector<std::string>& seats)
 }  // namespace
 
 Session::Session(std::string id, std::shared_ptr<const games::Game> game, std::vector<std::string> seats,
-                 std::uint64_t seed)
+                 std::uint64_t seed, const SeatResolver& resolve)
     : id_(std::move(id)), game_(std::move(game)), seats_(std::move(seats)), seed_(seed), chance_rng_(seed),
       created_(arena::TournamentDb::now_utc()) {
-  check_seats(*game_, seats_);
+  check_seats(*game_, seats_, resolve);
   history_.push_back(game_->new_initial_state());
   draw_chance_outcomes();
 }
@@ -61,7 +61,7 @@ std::unique_ptr<Session> Session::restore(const SessionRecord& record) {
   } catch (const util::UsageError& e) {
     throw ApiError(500, "session " + record.id + " names a game this server cannot make: " + e.what());
   }
-  auto session = std::unique_ptr<Session>(new Session(record.id, game, record.seats, record.seed));
+  auto session = std::unique_ptr<Session>(new Session(record.id, game, record.seats, record.seed, nullptr));
   // The chance outcomes drawn at creation are in the record: start again from the initial state.
   session->history_.resize(1);
   session->history_[0] = game->new_initial_state();

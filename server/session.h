@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -44,12 +45,19 @@ struct SessionRecord {
   std::string created, updated;
 };
 
+// A seat's spec as the client wrote it → the spec the server makes the player from; throws
+// util::UsageError for a spec the client may not use (arena/untrusted_specs.h).
+using SeatResolver = std::function<std::string(const std::string&)>;
+
 class Session {
  public:
   // Throws ApiError(400) for a wrong number of seats, or a seat that is neither "human"
-  // nor a valid player spec for the game.
-  Session(std::string id, std::shared_ptr<const games::Game> game, std::vector<std::string> seats, std::uint64_t seed);
-  // Rebuilds a stored session. Throws ApiError(500) when its actions no longer replay.
+  // nor a spec that `resolve` accepts and that makes a player for the game. Seats keep the
+  // client's spelling; the server resolves them again for each AI move.
+  Session(std::string id, std::shared_ptr<const games::Game> game, std::vector<std::string> seats, std::uint64_t seed,
+          const SeatResolver& resolve);
+  // Rebuilds a stored session (its seats are checked when an AI moves). Throws
+  // ApiError(500) when its actions no longer replay.
   static std::unique_ptr<Session> restore(const SessionRecord& record);
 
   const std::string& id() const { return id_; }

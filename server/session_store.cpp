@@ -11,10 +11,13 @@ using nlohmann::json;
 
 SessionStore::SessionStore(const std::string& path) : db_(path) {
   try {
-    db_.execute(
+    db_.require_schema(
         "CREATE TABLE IF NOT EXISTS sessions(id TEXT PRIMARY KEY, game TEXT NOT NULL, seats TEXT NOT NULL, "
         "seed INTEGER NOT NULL, actions TEXT NOT NULL, ai_values TEXT NOT NULL, resigned_seat INTEGER NOT NULL, "
-        "created TEXT NOT NULL, updated TEXT NOT NULL)");
+        "created TEXT NOT NULL, updated TEXT NOT NULL)",
+        "the play server's session database");
+  } catch (const util::UsageError&) {
+    throw;
   } catch (const std::exception& e) {
     throw util::UsageError("cannot keep sessions in " + path + ": " + e.what());
   }

@@ -23,6 +23,16 @@ void sync_path(const std::string& path) {
 
 void write_atomically(const std::string& path, const std::function<void(const std::string& tmp_path)>& write) {
   namespace fs = std::filesystem;
+  // The rename would replace whatever the path is: only a regular file is written over.
+  std::error_code ec;
+  const auto existing = fs::symlink_status(path, ec);
+  if (fs::is_symlink(existing)) {
+    throw UsageError(path + ": a symbolic link; give the path of the file itself (it is replaced, not followed)");
+  }
+  if (fs::exists(existing) && !fs::is_regular_file(existing)) {
+    throw UsageError(path + ": " + (fs::is_directory(existing) ? "a directory" : "not a regular file") +
+                     "; outputs are written only to new or regular files");
+  }
   const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
   try {
     write(tmp);

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <map>
 #include <stdexcept>
 
 #include "util/error.h"
@@ -40,6 +41,44 @@ void Database::execute(std::string_view sql) {
     sqlite3_free(message);
     throw std::runtime_error("database " + path_ + ": " + reason);
   }
+}
+
+namespace {
+
+// Each table of `db` with its columns' names and declared types, in order.
+std::map<std::string, std::string> table_columns(Database& db) {
+  std::map<std::string, std::string> tables;
+  auto names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+  while (names.step()) tables[names.column_text(0)] = "";
+  for (auto& [name, columns] : tables) {
+    auto info = db.prepare("SELECT name, type FROM pragma_table_info(?1)");
+    info.bind(1, name);
+    while (info.step()) columns += info.column_text(0) + " " + info.column_text(1) + ", ";
+  }
+  return tables;
+}
+
+}  // namespace
+
+void Database::require_schema(std::string_view schema, const std::string& what) {
+  Database expected(":memory:");
+  expected.execute(schema);
+  const auto want = table_columns(expected);
+  const auto have = table_columns(*this);
+  for (const auto& [name, columns] : have) {
+    const auto it = want.find(name);
+    if (it == want.end()) {
+      throw UsageError("cannot use " + path_ + " as " + what + ": it holds a table '" + name +
+                       "' that is not ours (another program's database, or another kind of polyzero file); "
+                       "give a new file or one this command wrote");
+    }
+    if (it->second != columns) {
+      throw UsageError("cannot use " + path_ + " as " + what + ": its table '" + name +
+                       "' has other columns than this polyzero writes (another version's or another program's "
+                       "database); give a new file");
+    }
+  }
+  execute(schema);
 }
 
 Statement Database::prepare(std::string_view sql) {

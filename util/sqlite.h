@@ -31,6 +31,12 @@ class Database {
 
   // Runs SQL without results (several statements allowed). Throws std::runtime_error.
   void execute(std::string_view sql);
+  // Makes this database hold `schema` (CREATE TABLE IF NOT EXISTS statements), after
+  // checking that it is one of ours: a database with tables `schema` does not create
+  // (another program's, or another polyzero file's), or with one of those tables in other
+  // columns, is refused with UsageError naming the file and `what` it was to be ("a
+  // tournament database"), and left untouched.
+  void require_schema(std::string_view schema, const std::string& what);
   Statement prepare(std::string_view sql);
   std::int64_t last_insert_id() const;
 

@@ -371,7 +371,32 @@ assert "unknown game" in answers["bad"]["error"], answers["bad"]
 assert "not valid JSON" in answers[None]["error"], answers[None]
 assert "over" in answers["over"]["error"], answers["over"]
 assert answers["solver"]["move"] and "moves" not in answers["solver"], answers["solver"]
-' || fail "analyze answers: $out"
+'' || fail "analyze answers: $out"
+
+# analyze: numbers that would wrap, moves cut inside UTF-8, and --untrusted queries that
+# name commands or files are answered with errors, never a crash.
+marker="$tmp/analyze-rce"
+printf '%s\n' '{"id":"wrap","game":"tictactoe","sims":1e14}' '{"id":"wrap2","game":"tictactoe","sims":4294967696}' \
+  '{"id":"frac","game":"tictactoe","seconds":-1}' '{"id":"seed","game":"tictactoe","sims":10,"seed":-5}' \
+  '{"id":"utf8","game":"tictactoe","moves":["a\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"]}' \
+  '{"id":"cmd","game":"go:size=5","player":"gtp:cmd=touch '"$marker"'"}' \
+  '{"id":"path","game":"tictactoe","player":"mcts:model=/etc/passwd"}' \
+  '{"id":"big","game":"tictactoe","player":"mcts:sims=100000000"}' \
+  '{"id":"ok","game":"tictactoe","player":"mcts:sims=50"}' >"$tmp/hostile.jsonl"
+run "$pz" analyze --untrusted <"$tmp/hostile.jsonl"
+[[ $status == 0 ]] || fail "analyze --untrusted exited $status: $err"
+[[ ! -e $marker ]] || fail "analyze --untrusted ran a shell command"
+echo "$out" | python3 -c '
+import json,sys
+answers={}
+for line in sys.stdin:
+    a=json.loads(line); answers[a["id"]]=a
+for key in ("wrap","wrap2","frac","seed","utf8","cmd","path","big"):
+    assert "error" in answers[key], (key, answers[key])
+assert "out of range" in answers["wrap"]["error"], answers["wrap"]
+assert "not offered" in answers["cmd"]["error"], answers["cmd"]
+assert "move" in answers["ok"], answers["ok"]
+' || fail "analyze --untrusted answers: $out"
 
 # serve: the page and the API on a free port; a bad --model or a busy port is a usage error.
 expect_status 2 "$pz" serve --model connect4=/nonexistent.pt --port 0 --db :memory:
@@ -434,6 +459,51 @@ expect_status 2 "$pz" perft --game hex:size=5,size=6 --depth 1
 expect_err "given twice"
 expect_status 0 "$pz" perft --game hex:size=5 --options size=6 --depth 1 --json
 expect_out '"game":"hex:size=6'
+
+# Hostile values are refused where they are read, naming them (status 2, no internal error).
+for value in nan inf -inf 1e999; do
+  expect_status 2 "$pz" bench games --game tictactoe --seconds "$value"
+  expect_err "not a finite number"
+done
+expect_status 2 "$pz" train --game tictactoe --minutes=nan --print-config
+expect_err "--minutes 'nan'"
+expect_status 2 "$pz" train --game tictactoe --set selfplay.threads=100000 --print-config
+expect_err "selfplay.threads"
+expect_status 2 "$pz" train --game tictactoe --set selfplay.games_per_thread=1e8 --print-config
+expect_err "selfplay.games_per_thread"
+expect_status 2 "$pz" train --game tictactoe --set learner.batch_size=1e8 --print-config
+expect_err "learner.batch_size"
+expect_status 2 "$pz" train --game tictactoe --set learner.batch_size=4294967424 --print-config  # 2^32 + 128 wraps to 128
+expect_err "learner.batch_size"
+expect_status 2 "$pz" analyze --model chess=/x.pt </dev/null
+expect_err "'chess' is not a game"
+expect_status 2 "$pz" accuracy --game tictactoe --player human --positions generate:2
+expect_err "a person"
+expect_status 2 "$pz" polyc "$tmp/in.c" -o "$tmp/out.c" --parallel --num-threads '2); system("x"'
+expect_err "--num-threads"
+expect_status 2 "$pz" polyc "$tmp/in.c" -o /dev/null
+expect_err "not a regular file"
+mkdir -p "$tmp/a-dir"
+expect_status 2 "$pz" polyc "$tmp/in.c" -o "$tmp/a-dir"
+expect_err "a directory"
+printf '// a loop of step 0\nvoid f(double A[10]) {\n#pragma scop\n  for (int i = 0; i < 10; i += 0)\n    A[i] = 1.0;\n#pragma endscop\n}\n' > "$tmp/step0.c"
+expect_status 2 "$pz" polyc "$tmp/step0.c" -o "$tmp/step0.out.c"
+expect_err "step0.c:4:"
+expect_err "loop step 0"
+
+# SQLite files of another schema are refused and left as they were; tampered records named.
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("create table notes(t text)"); c.commit()' "$tmp/notes.sqlite"
+cp "$tmp/notes.sqlite" "$tmp/notes.orig.sqlite"
+expect_status 2 "$pz" replay --db "$tmp/notes.sqlite"
+expect_err "not ours"
+cmp -s "$tmp/notes.sqlite" "$tmp/notes.orig.sqlite" || fail "a refused database was changed"
+cp "$tmp/t.sqlite" "$tmp/tampered.sqlite"
+python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("update games set result=case result when \"1-0\" then \"0-1\" else \"1-0\" end where id=3"); c.commit()' "$tmp/tampered.sqlite"
+expect_status 2 "$pz" replay --db "$tmp/tampered.sqlite" --game-id 3
+expect_err "game 3 in $tmp/tampered.sqlite is damaged"
+expect_status 2 "$pz" replay --db "$tmp/tampered.sqlite" --tournament 1
+expect_out "DAMAGED"
+expect_status 0 "$pz" replay --db "$tmp/tampered.sqlite" --game-id 4
 
 if [[ $failures -gt 0 ]]; then
   echo "$failures CLI check(s) failed"

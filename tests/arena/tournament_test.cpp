@@ -10,6 +10,7 @@
 #include "arena/tournament_report.h"
 #include "games/registry.h"
 #include "util/error.h"
+#include "util/sqlite.h"
 
 namespace pz::arena {
 namespace {
@@ -258,6 +259,35 @@ TEST(Sgf, GoGamesExportWithSizeKomiAndMoves) {
   EXPECT_NE(sgf.find("DT[2026-12-01]"), std::string::npos) << sgf;
   g.game = "hex";
   EXPECT_THROW(go_game_to_sgf(g), util::UsageError);
+}
+
+TEST(TournamentDb, AnotherSchemaIsRefusedAndLeftUntouched) {
+  const std::string foreign = temp_path("foreign.sqlite");
+  {
+    util::Database db(foreign);
+    db.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, text TEXT)");
+  }
+  EXPECT_THROW(TournamentDb{foreign}, util::UsageError);
+  {
+    util::Database db(foreign);
+    auto tables = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'");
+    ASSERT_TRUE(tables.step());
+    EXPECT_EQ(tables.column_int(0), 1) << "the refused file was changed";
+  }
+  const std::string other_columns = temp_path("other_columns.sqlite");
+  {
+    util::Database db(other_columns);
+    db.execute("CREATE TABLE games(id INTEGER PRIMARY KEY, moves TEXT)");
+  }
+  try {
+    TournamentDb db(other_columns);
+    FAIL() << "a games table of other columns was accepted";
+  } catch (const util::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("other columns"), std::string::npos) << e.what();
+  }
+  const std::string ours = temp_path("ours.sqlite");
+  { TournamentDb first(ours); }
+  EXPECT_NO_THROW(TournamentDb{ours});
 }
 
 }  // namespace

@@ -101,6 +101,41 @@ for attempt in 1 2; do
 done
 [[ -f "$run/models/latest.pt" ]] || fail "the run's models were removed"
 
+# --- the checkpoint folder deleted, emptied or replaced by a file: still refused ----------
+# (the run's metrics and models say it trained; starting over would overwrite them)
+cp "$run/models/latest.pt" "$tmp/latest-before.pt"
+for damage in emptied deleted file; do
+  rm -rf "$run/checkpoints"
+  case $damage in
+    emptied) mkdir "$run/checkpoints" ;;
+    file) printf 'not a folder' >"$run/checkpoints" ;;
+  esac
+  [[ $damage == deleted ]] && rm -f "$run/models/step-"*.pt  # only latest.pt and metrics remain
+  "$pz" train --resume "$run" --steps $((target + 10)) --quiet >"$tmp/gone.log" 2>&1
+  status=$?
+  [[ $status == 2 ]] || fail "checkpoints $damage: exit $status, want 2: $(cat "$tmp/gone.log")"
+  grep -q "no usable checkpoint" "$tmp/gone.log" || fail "checkpoints $damage message: $(cat "$tmp/gone.log")"
+  cmp -s "$run/models/latest.pt" "$tmp/latest-before.pt" || fail "checkpoints $damage: models/latest.pt was overwritten"
+done
+rm -f "$run/models/latest.pt"
+"$pz" train --resume "$run" --steps $((target + 10)) --quiet >"$tmp/metrics-only.log" 2>&1
+[[ $? == 2 ]] || fail "a run with only its metrics left was restarted: $(cat "$tmp/metrics-only.log")"
+
+# --- a byte-flipped model is refused by info, not described --------------------------------
+cp "$tmp/latest-before.pt" "$tmp/flipped.pt"
+python3 - "$tmp/flipped.pt" <<'PY'
+import sys
+path = sys.argv[1]
+data = bytearray(open(path, 'rb').read())
+# Flip a byte of the weights' data (the archive's large entries lie in its middle).
+i = len(data) // 2
+data[i] ^= 0x40
+open(path, 'wb').write(bytes(data))
+PY
+"$pz" info "$tmp/flipped.pt" >"$tmp/flipped.log" 2>&1
+[[ $? == 2 ]] || fail "info described a byte-flipped model: $(cat "$tmp/flipped.log")"
+"$pz" info "$tmp/latest-before.pt" >"$tmp/intact.log" 2>&1 || fail "info refused an intact model: $(cat "$tmp/intact.log")"
+
 # --- mismatched: a run dir that is not a run --------------------------------------------
 mkdir -p "$tmp/empty"
 "$pz" train --resume "$tmp/empty" >"$tmp/empty.log" 2>&1

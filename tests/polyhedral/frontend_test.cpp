@@ -187,6 +187,26 @@ TEST(FrontendErrors, DeepNestingIsALocatedError) {
   EXPECT_NO_THROW(scop_of(ctx, wrap("a[0] = " + std::string(100, '(') + "1" + std::string(100, ')') + ";")));
 }
 
+TEST(FrontendErrors, LoopsThatNeverEndAreRefusedWithTheirLine) {
+  IslContext ctx;
+  const auto expect_refused = [&](const std::string& loop, const std::string& what) {
+    try {
+      scop_of(ctx, wrap(loop + "\n    a[i] = 0;"));
+      FAIL() << "accepted " << loop;
+    } catch (const FrontendError& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
+  expect_refused("for (int i = 0; i < 10; i += 0)", "loop step 0");
+  expect_refused("for (int i = 0; i < 10; i = i - 0)", "loop step 0");
+  expect_refused("for (int i = 0; i < 10; i--)", "bounds 'i' from above");
+  expect_refused("for (int i = 9; i >= 0; i += 2)", "bounds 'i' from below");
+  expect_refused("for (int i = 0; 10 > i && i < 20; i -= 1)", "bounds 'i' from above");
+  expect_refused("for (int i = 9; 0 <= i; i++)", "bounds 'i' from below");
+  EXPECT_NO_THROW(scop_of(ctx, wrap("for (int i = 9; i >= 0; i--)\n    a[i] = 0;")));
+  EXPECT_NO_THROW(scop_of(ctx, wrap("for (int i = 0; 10 > i; i += 3)\n    a[i] = 0;")));
+}
+
 TEST(FrontendErrors, RegionStructure) {
   EXPECT_THROW(parse_c_regions("int main(void) { return 0; }\n"), FrontendError);
   EXPECT_THROW(parse_c_regions("#pragma scop\na[0] = 0;\n"), FrontendError);

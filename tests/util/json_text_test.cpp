@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <climits>
+#include <cmath>
+
 #include "util/error.h"
 
 namespace pz::util {
@@ -62,6 +65,31 @@ TEST(JsonText, Utf8IsCheckedAsRfc3629DefinesIt) {
   EXPECT_FALSE(is_valid_utf8("\xED\xA0\x80"));      // a surrogate
   EXPECT_FALSE(is_valid_utf8("\xF4\x90\x80\x80"));  // above U+10FFFF
   EXPECT_FALSE(is_valid_utf8("a\x80" "b"));            // a lone continuation byte
+}
+
+TEST(JsonText, ForeignBytesAreReplacedWhenQuoted) {
+  EXPECT_EQ(to_valid_utf8("a\xff" "b"), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(to_valid_utf8("caf\xc3"), "caf\xEF\xBF\xBD");  // cut inside a sequence
+  EXPECT_EQ(to_valid_utf8("caf\xc3\xa9"), "caf\xc3\xa9");
+  EXPECT_TRUE(is_valid_utf8(to_valid_utf8("\xed\xa0\x80\xf5")));
+  const nlohmann::json value = {{"error", std::string("no session \xc3")}};
+  EXPECT_NO_THROW(dump_json(value));
+  EXPECT_EQ(dump_json(value), "{\"error\":\"no session \xEF\xBF\xBD\"}");
+}
+
+TEST(JsonText, IntegersAreNeverWrappedOrTruncated) {
+  using nlohmann::json;
+  EXPECT_EQ(json_integer(json(800), "sims", 0, 1000), 800);
+  EXPECT_EQ(json_integer(json::parse("1e3"), "sims", 0, 1000), 1000);
+  EXPECT_THROW(json_integer(json::parse("1e14"), "sims", 0, 10000000), UsageError);
+  EXPECT_THROW(json_integer(json(4294967696LL), "sims", 0, 10000000), UsageError);  // wraps to 400 as an int
+  EXPECT_THROW(json_integer(json(2.5), "sims", 0, 1000), UsageError);
+  EXPECT_THROW(json_integer(json(-1), "sims", 0, 1000), UsageError);
+  EXPECT_THROW(json_integer(json("800"), "sims", 0, 1000), UsageError);
+  EXPECT_THROW(json_integer(json::parse("18446744073709551615"), "seed", 0, INT64_MAX), UsageError);
+  EXPECT_DOUBLE_EQ(json_number(json(0.5), "seconds", 0, 10), 0.5);
+  EXPECT_THROW(json_number(json(std::nan("")), "seconds", 0, 10), UsageError);
+  EXPECT_THROW(json_number(json(1e300), "seconds", 0, 86400), UsageError);
 }
 
 }  // namespace
