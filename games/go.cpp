@@ -30,7 +30,7 @@ class PositionSet {
   static std::uint64_t key(std::uint64_t position_hash, std::uint64_t stones) {
     return (position_hash & kKeyMask) | stones | kPresent;
   }
-  void build(const std::vector<std::uint64_t>& history) {
+  void build(std::span<const std::uint64_t> history) {
     size_t capacity = 64;
     while (capacity < 2 * history.size()) capacity <<= 1;
     slots_.assign(capacity, 0);
@@ -72,13 +72,14 @@ GameInfo make_info(int size, int max_moves) {
 
 // --- Game --------------------------------------------------------------------------------
 
-GoGame::GoGame(util::Spec spec, int size, double komi, int max_moves)
+GoGame::GoGame(util::Spec spec, int size, double komi, int max_moves, KoRule ko)
     : Game(make_info(size, max_moves), std::move(spec),
            {Symmetry::kIdentity, Symmetry::kRotate90, Symmetry::kRotate180, Symmetry::kRotate270, Symmetry::kMirror,
             Symmetry::kFlip, Symmetry::kTranspose, Symmetry::kAntiTranspose}),
       size_(size),
       komi_(komi),
       max_moves_(max_moves),
+      ko_(ko),
       zobrist_(2 * kMaxPoints + 3, 0x60BA5EBA11ULL) {}
 
 std::unique_ptr<State> GoGame::new_initial_state() const { return std::make_unique<GoState>(this); }
@@ -200,9 +201,16 @@ bool GoState::try_point(int p, int colour, std::uint64_t* new_hash, int* new_sto
   return true;
 }
 
+std::span<const std::uint64_t> GoState::earlier_positions() const {
+  if (go().ko_rule() == GoGame::KoRule::kPositional) return history_;
+  // Simple ko: only the position before the opponent's previous move.
+  if (history_.size() < 2) return {};
+  return std::span<const std::uint64_t>(history_).subspan(history_.size() - 2, 1);
+}
+
 bool GoState::seen_before(std::uint64_t position_hash, int stones) const {
   const std::uint64_t key = position_hash & kKeyMask;
-  for (std::uint64_t e : history_) {
+  for (std::uint64_t e : earlier_positions()) {
     if ((e & kStonesMask) == static_cast<std::uint64_t>(stones) && (e & kKeyMask) == key) return true;
   }
   return false;
@@ -219,7 +227,8 @@ void GoState::for_each_legal_point(F&& f) const {
   std::uint64_t near[2][kNear];
   int num_near[2] = {0, 0};
   bool overflow[2] = {false, false};
-  for (std::uint64_t e : history_) {
+  const std::span<const std::uint64_t> earlier_entries = earlier_positions();
+  for (std::uint64_t e : earlier_entries) {
     const int list = stones_ + 1 - static_cast<int>(e & kStonesMask);
     if (list != 0 && list != 1) continue;
     if (num_near[list] == kNear) {
@@ -240,7 +249,7 @@ void GoState::for_each_legal_point(F&& f) const {
       return found;
     }
     if (!built) {
-      earlier.build(history_);
+      earlier.build(earlier_entries);
       built = true;
     }
     return earlier.contains(PositionSet::key(h, static_cast<std::uint64_t>(stones)));
@@ -288,7 +297,11 @@ std::string GoState::illegal_reason(Action action) const {
   std::uint64_t h;
   int stones;
   if (!try_point(p, to_move_colour(), &h, &stones)) return name() + " is suicide (the stones would have no liberty)";
-  if (seen_before(h, stones)) return name() + " repeats an earlier position (positional superko)";
+  if (seen_before(h, stones)) {
+    return go().ko_rule() == GoGame::KoRule::kPositional
+               ? name() + " repeats an earlier position (positional superko)"
+               : name() + " retakes the ko at once (simple ko)";
+  }
   return "";
 }
 
@@ -580,13 +593,18 @@ GameEntry go_entry() {
       .add_double("komi", 7.5, "points added to White's score", -400.0, 400.0)
       .add_int("max_moves", 0,
                "the game is scored as it stands after this many moves (passes included); 0 = 4*size*size", 0,
-               10000);
-  return {"go", "Go", Family::kBoard, "surround territory; area scoring, positional superko", std::move(options),
+               10000)
+      .add_string("ko", "positional",
+                  "repetition rule: positional (superko) or simple (no immediate ko recapture, as GNU Go)",
+                  {"positional", "simple"});
+  return {"go", "Go", Family::kBoard, "surround territory; area scoring, positional superko or simple ko",
+          std::move(options),
           [](const util::OptionSchema::Values& v, const util::Spec& spec) -> std::shared_ptr<const Game> {
             const int size = v.get_int("size");
             int max_moves = v.get_int("max_moves");
             if (max_moves == 0) max_moves = 4 * size * size;
-            return std::make_shared<GoGame>(spec, size, v.get_double("komi"), max_moves);
+            const auto ko = v.get_string("ko") == "simple" ? GoGame::KoRule::kSimple : GoGame::KoRule::kPositional;
+            return std::make_shared<GoGame>(spec, size, v.get_double("komi"), max_moves, ko);
           }};
 }
 

@@ -3,16 +3,20 @@
 //  * Black (seat 0, 'X') moves first; White (seat 1, 'O') receives komi (default 7.5).
 //  * A move places a stone on an empty point; opponent chains left without liberties are
 //    removed, then the mover's own chain must have a liberty: suicide is illegal.
-//  * Positional superko: a move may not recreate a board position (stones only, whoever is
-//    to move) that occurred earlier in the game, the empty start included.
+//  * Repetition, by the option ko. positional (the default): positional superko, a move may
+//    not recreate a board position (stones only, whoever is to move) that occurred earlier
+//    in the game, the empty start included. simple: the simple ko rule GNU Go plays, a move
+//    may not recreate the position before the opponent's previous move (which is only
+//    possible by retaking a single stone that just captured a single stone); other
+//    repetitions are legal, and a game that cycles ends at max_moves.
 //  * Pass is always legal; two consecutive passes end the game. So does reaching max_moves
 //    actions (passes included). Either way the board is scored as it stands — no dead-stone
 //    removal — by area: a player's stones plus the empty points whose region borders only
 //    that player's stones. score() = Black area − White area − komi; its sign decides the
 //    game (+1/−1), and 0 (possible with integer komi) is a draw (0/0).
 //
-// Options: size (5..19, default 9), komi (−400..400, default 7.5) and max_moves (0..10000,
-// default 0). max_moves = 0 means 4·size² (324 on 9×9, 1444 on 19×19). There is no uncapped
+// Options: size (5..19, default 9), komi (−400..400, default 7.5), ko (positional or
+// simple, default positional) and max_moves (0..10000, default 0). max_moves = 0 means 4·size² (324 on 9×9, 1444 on 19×19). There is no uncapped
 // setting on purpose: GameInfo::max_game_length must be a finite bound that buffers and
 // tests rely on, and a superko-finite game of random moves can still run for many
 // thousands of moves, which self-play cannot afford. Real games end by passes long before
@@ -23,7 +27,7 @@
 // case-insensitively, written in lower case. Actions: y·size + x for the point in row y
 // counted from the TOP and column x; pass = size². Serialised form: the moves in GTP
 // notation separated by spaces ("d4 e5 pass"), "" at the start — the history, because
-// superko makes the legal moves depend on it; deserialize() replays it with full
+// the repetition rule makes the legal moves depend on it; deserialize() replays it with full
 // legality checks.
 //
 // Representation (the one GNU Go, Pachi and Leela use): a padded 1-D board of
@@ -35,27 +39,29 @@
 // per neighbour and a move costs O(stones it merges or captures). Copying a state copies
 // only the (size+2)² used entries of the fixed arrays, plus the history vector.
 //
-// History and superko: history_ holds one 64-bit entry per position (the start and after
+// History and repetition: history_ holds one 64-bit entry per position (the start and after
 // every action), packing the high 46 bits of the position's Zobrist key, the action that
 // led there (9 bits) and the number of stones on the board (9 bits); the packed actions are
-// the move list serialize() writes. A move can only repeat a position with as many stones
-// as it would leave, so legal_actions makes one pass over the history collecting the keys
+// the move list serialize() writes. The positions a move may not recreate are the whole
+// history under positional superko, the entry before the last one under simple ko
+// (earlier_positions()). A move can only repeat a position with as many stones
+// as it would leave, so legal_actions makes one pass over those entries collecting the keys
 // with stones+1 stones (for moves that capture nothing) and with stones (for moves that
 // capture one stone) — usually a handful — and only when a candidate captures more, or a
-// count has over 64 earlier positions, builds a hash set of the whole history (one per
-// thread, reused). Repeats are found with no capture too ("send two, return one").
-// A false superko needs a 46-bit collision between positions of equal stone count:
+// count has over 64 earlier positions, builds a hash set of them all (one per thread,
+// reused). Repeats are found with no capture too ("send two, return one").
+// A false repetition needs a 46-bit collision between positions of equal stone count:
 // around 1e-10 per game.
 //
 // hash(): Zobrist key of the stones, XOR a key when White is to move, XOR a key for one or
-// for two consecutive passes. The superko history and the number of moves played towards
-// max_moves are NOT hashed: two states with the same hash may differ in which superko
+// for two consecutive passes. The history and the number of moves played towards
+// max_moves are NOT hashed: two states with the same hash may differ in which repeating
 // moves are forbidden or in how close the cap is (transposition tables accept this, as in
 // every Go engine).
 //
 // Observation (12 × size × size, row 0 at the top, from `player`'s point of view):
 //   0  player's stones              1  opponent's stones
-//   2  empty points where `player` may not play (suicide or superko), filled only when
+//   2  empty points where `player` may not play (suicide or repetition), filled only when
 //      `player` is the one to move in a non-terminal state; zeros otherwise
 //   3  player's chains with 1 liberty    4  … 2 liberties    5  … 3 or more
 //   6  opponent's chains with 1 liberty  7  … 2 liberties    8  … 3 or more
@@ -66,6 +72,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -81,7 +88,10 @@ class GoGame final : public Game {
   static constexpr int kMaxPoints = (kMaxSize + 2) * (kMaxSize + 2);
   static constexpr int kNumPlanes = 12;
 
-  GoGame(util::Spec spec, int size, double komi, int max_moves);
+  // The repetition rule (option ko; see the header comment).
+  enum class KoRule { kPositional, kSimple };
+
+  GoGame(util::Spec spec, int size, double komi, int max_moves, KoRule ko = KoRule::kPositional);
   std::unique_ptr<State> new_initial_state() const override;
   std::unique_ptr<State> deserialize(std::string_view text) const override;
   Action transform_action(Symmetry symmetry, Action action) const override;
@@ -89,6 +99,7 @@ class GoGame final : public Game {
   int size() const { return size_; }
   double komi() const { return komi_; }
   int max_moves() const { return max_moves_; }  // the effective cap (0 already resolved)
+  KoRule ko_rule() const { return ko_; }
   Action pass_action() const { return size_ * size_; }
 
   // Padded board geometry.
@@ -106,6 +117,7 @@ class GoGame final : public Game {
   int size_;
   double komi_;
   int max_moves_;
+  KoRule ko_;
   ZobristTable zobrist_;
 };
 
@@ -175,7 +187,9 @@ class GoState final : public State {
   // Playing `colour` on empty point p: false when it is suicide; otherwise the resulting
   // position's Zobrist key and stone count.
   bool try_point(int p, int colour, std::uint64_t* new_hash, int* new_stones) const;
-  // True when an earlier position has this key and stone count.
+  // The history entries of the positions a move may not recreate (the ko rule's).
+  std::span<const std::uint64_t> earlier_positions() const;
+  // True when one of earlier_positions() has this key and stone count.
   bool seen_before(std::uint64_t position_hash, int stones) const;
   // Calls f(action) for every legal board move of the player to move, ascending.
   template <class F>

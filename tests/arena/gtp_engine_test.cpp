@@ -68,7 +68,7 @@ TEST(GtpEngine, BoardsizeRebuildsTheGameWithinItsLimits) {
   EXPECT_EQ(s.out.str(), "=\n\n=\n\n? unacceptable size\n\n? unacceptable size\n\n"
                          "? syntax error: 'nine' is not a board size\n\n=\n" +
                              board + "\n");
-  EXPECT_EQ(s.engine->game().spec().to_string(), "go:komi=7.5,max_moves=0,size=13");
+  EXPECT_EQ(s.engine->game().spec().to_string(), "go:ko=positional,komi=7.5,max_moves=0,size=13");
   EXPECT_EQ(s.engine->state().move_number(), 0);
 }
 

@@ -57,8 +57,12 @@ class Naive {
  public:
   enum Verdict { kLegal, kOccupied, kSuicide, kSuperko };
 
-  Naive(int n, double komi, int max_moves) : n_(n), komi_(komi), max_moves_(max_moves), board_(static_cast<size_t>(n * n), 0) {
+  // `simple_ko`: a move may not recreate the board before the last move (else: no earlier
+  // board at all).
+  Naive(int n, double komi, int max_moves, bool simple_ko = false)
+      : n_(n), komi_(komi), max_moves_(max_moves), simple_ko_(simple_ko), board_(static_cast<size_t>(n * n), 0) {
     seen_.insert(board_);
+    boards_.push_back(board_);
   }
 
   int size() const { return n_; }
@@ -117,6 +121,7 @@ class Naive {
     copy = board_;
     const Verdict v = place(copy, i, colour_to_move());
     if (v != kLegal) return v;
+    if (simple_ko_) return boards_.size() >= 2 && copy == boards_[boards_.size() - 2] ? kSuperko : kLegal;
     return seen_.count(copy) ? kSuperko : kLegal;
   }
 
@@ -139,6 +144,7 @@ class Naive {
       EXPECT_EQ(v, kLegal);
       seen_.insert(board_);
     }
+    boards_.push_back(board_);
     ++moves_;
   }
 
@@ -187,9 +193,11 @@ class Naive {
   int n_;
   double komi_;
   int max_moves_;
+  bool simple_ko_;
   std::vector<int> board_;
   int moves_ = 0, passes_ = 0;
   std::set<std::vector<int>> seen_;
+  std::vector<std::vector<int>> boards_;  // after every action, the start first
   // Reused buffers, only to spare allocations.
   mutable std::vector<char> scratch_visited_, scratch_lib_;
   mutable std::vector<int> scratch_todo_, scratch_stones_, scratch_board_;
@@ -197,7 +205,7 @@ class Naive {
 
 Naive naive_after(const Game& game, const std::string& record) {
   const auto& g = static_cast<const GoGame&>(game);
-  Naive naive(g.size(), g.komi(), g.max_moves());
+  Naive naive(g.size(), g.komi(), g.max_moves(), g.ko_rule() == GoGame::KoRule::kSimple);
   for (Action a : go(*play(game, record)).moves()) naive.play(a);
   return naive;
 }
@@ -313,6 +321,36 @@ TEST(Go, SuperkoForbidsARepeatAfterFourMoves) {
   const std::string critical = before + "c1 b1 pass";
   auto r = play(*game, critical);
   EXPECT_EQ(perft(*r, 3), testing::reference_perft(naive_after(*game, critical), 3));
+}
+
+TEST(Go, SimpleKoForbidsTheImmediateRecaptureToo) {
+  auto game = make("size=5,ko=simple");
+  const std::string ko = setup({"a2", "b3", "b1"}, {"b2", "c3", "c1", "d2"}) + "c2";
+  auto s = play(*game, ko);
+  EXPECT_FALSE(s->is_legal(act(*s, "b2")));
+  EXPECT_EQ(go(*s).illegal_reason(act(*s, "b2")), "b2 retakes the ko at once (simple ko)");
+  EXPECT_THROW(play(*game, ko + " b2"), util::UsageError);
+  auto later = play(*game, ko + " e5 e4");
+  EXPECT_TRUE(later->is_legal(act(*later, "b2")));
+}
+
+TEST(Go, SimpleKoAllowsARepeatThatSuperkoForbids) {
+  // The position of SuperkoForbidsARepeatAfterFourMoves: White a1 recreates the position
+  // before Black's c1, three moves back, not the one before Black's last move (a pass).
+  const std::string critical = setup({"a2", "b2", "e5", "e4"}, {"a1", "b1", "c2", "d1"}) + "c1 b1 pass";
+  auto simple = make("size=5,ko=simple");
+  auto s = play(*simple, critical);
+  EXPECT_TRUE(s->is_legal(act(*s, "a1")));
+  EXPECT_EQ(play(*simple, critical + " a1")->serialize(), critical + " a1");
+  EXPECT_THROW(play(*make("size=5"), critical + " a1"), util::UsageError);
+  EXPECT_EQ(perft(*s, 3), testing::reference_perft(naive_after(*simple, critical), 3));
+}
+
+TEST(Go, KoOptionIsPartOfTheSpec) {
+  EXPECT_EQ(static_cast<const GoGame&>(*make()).ko_rule(), GoGame::KoRule::kPositional);
+  EXPECT_EQ(static_cast<const GoGame&>(*make("ko=simple")).ko_rule(), GoGame::KoRule::kSimple);
+  EXPECT_THROW(make("ko=triple"), util::UsageError);
+  EXPECT_EQ(make("size=5,ko=simple")->spec().to_string(), "go:ko=simple,komi=7.5,max_moves=0,size=5");
 }
 
 // --- End and scoring -------------------------------------------------------------------------
@@ -565,7 +603,8 @@ void compare_random_games(const std::string& options, int num_games, std::uint64
   std::vector<Action> legal;
   for (int gi = 0; gi < num_games; ++gi) {
     auto state = game->new_initial_state();
-    Naive naive(n, g.komi(), g.max_moves());
+    const bool simple_ko = g.ko_rule() == GoGame::KoRule::kSimple;
+    Naive naive(n, g.komi(), g.max_moves(), simple_ko);
     int stones = 0;
     std::vector<int> positions_with_count(static_cast<size_t>(hw + 1), 0);
     while (true) {
@@ -590,7 +629,7 @@ void compare_random_games(const std::string& options, int num_games, std::uint64
           ASSERT_TRUE(contains(reason, "suicide")) << reason;
           ++cov.suicides;
         } else if (v == Naive::kSuperko) {
-          ASSERT_TRUE(contains(reason, "superko")) << reason;
+          ASSERT_TRUE(contains(reason, simple_ko ? "simple ko" : "superko")) << reason;
           ++cov.superkos;
         } else if (v == Naive::kOccupied) {
           ASSERT_TRUE(contains(reason, "occupied")) << reason;
@@ -624,6 +663,9 @@ TEST(Go, RandomGamesMatchTheNaiveReference) {
   Coverage five, nine;
   compare_random_games("size=5", 300, 11, 40, five);
   compare_random_games("size=9,max_moves=120", 100, 12, 40, nine);
+  Coverage simple_ko;
+  compare_random_games("size=5,ko=simple", 100, 15, 40, simple_ko);
+  EXPECT_GT(simple_ko.superkos, 5);
   // A few very long games, where many earlier positions share one stone count (the
   // implementation switches from per-count lists to a hash set past 64).
   Coverage big;
@@ -639,8 +681,9 @@ TEST(Go, RandomGamesMatchTheNaiveReference) {
   EXPECT_GT(nine.captures, 100);
   EXPECT_GT(nine.suicides, 10);
   EXPECT_GT(nine.superkos, 1);
-  std::printf("5x5: %d captures, %d suicide and %d superko points seen; 9x9: %d, %d, %d\n", five.captures,
-              five.suicides, five.superkos, nine.captures, nine.suicides, nine.superkos);
+  std::printf("5x5: %d captures, %d suicide and %d superko points seen; 9x9: %d, %d, %d; 5x5 simple ko: %d ko points\n",
+              five.captures, five.suicides, five.superkos, nine.captures, nine.suicides, nine.superkos,
+              simple_ko.superkos);
 }
 
 // --- Generic properties ------------------------------------------------------------------------
