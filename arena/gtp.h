@@ -2,10 +2,12 @@
 // engine for GUIs and tools (arena/gtp_engine.h) and external engines as players
 // (arena/gtp_player.h).
 //
-// GTP is spoken for Go and Hex. Its two colours are the games' seats: black moves first
-// (seat 0), white second (seat 1). Colours are read case-insensitively as b, w, black or
-// white. Vertices are the games' own notation: Go's is GTP's ("d4", columns without 'i',
-// row 1 at the bottom, "pass"); Hex's is "c3" with a1 the top-left cell, and "swap".
+// GTP is spoken for Go and Hex, and by the gtp player for Othello too (arena/gtp_player.h).
+// Its two colours are the games' seats: black moves first (seat 0), white second (seat 1).
+// Colours are read case-insensitively as b, w, black or white. Vertices are the games' own
+// notation: Go's is GTP's ("d4", columns without 'i', row 1 at the bottom, "pass"); Hex's
+// is "c3" with a1 the top-left cell, and "swap"; Othello's is "d3" with a1 the top-left
+// cell, as GRhino's gtp-rhino writes it, and "pass".
 #pragma once
 
 #include <optional>

@@ -137,7 +137,7 @@ std::vector<PlayerKind>& mutable_player_kinds() {
         .add_string("cmd", "", "the engine's command line, run by /bin/sh (no commas), e.g. /usr/games/gnugo --mode gtp")
         .add_double("timeout", 30.0, "seconds the engine may take to answer one command (genmove included)", 0.001)
         .add_string("log", "", "file the engine's standard error is appended to (empty: discarded)");
-    k.push_back({"gtp", "an external engine speaking the Go Text Protocol (go and hex only)",
+    k.push_back({"gtp", "an external engine speaking the Go Text Protocol (go, hex and 8x8 othello)",
                  std::move(gtp_options),
                  [](const util::OptionSchema::Values& v, const util::Spec& spec, const games::Game& game,
                     std::uint64_t) {

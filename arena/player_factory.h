@@ -7,7 +7,7 @@
 //   mcts:sims=N,…           PUCT search (arena/search_players.h)
 //
 //   gtp:cmd=COMMAND[,timeout=S,log=PATH]
-//                           an external engine over GTP, Go and Hex (arena/gtp_player.h)
+//                           an external engine over GTP, Go, Hex and Othello (arena/gtp_player.h)
 //
 // An unknown kind or option is a util::UsageError listing the valid ones, exactly like
 // games.

@@ -19,8 +19,9 @@ packages=(
   libtorch-dev libopenblas0-openmp libomp-dev
   # clang-14 carries LLVM Polly, the baseline of the polyhedral compiler's benchmarks
   clang
-  # a real Go engine to play against (installs to /usr/games/gnugo)
-  gnugo
+  # real engines to play against over GTP: Go (/usr/games/gnugo) and Othello (GRhino's
+  # GTP front end, /usr/games/gtp-rhino)
+  gnugo grhino
   # tests (chromium, nodejs and npm, below: the browser test in tests/browser)
   python3 chromium nodejs
 )

@@ -347,7 +347,7 @@ expect_err "are the same"
 # A 9x9 tournament between `polyzero gtp` and GNU Go, both driven over GTP: both games end
 # with a score in the record.
 if [[ -x /usr/games/gnugo ]]; then
-  expect_status 0 "$pz" tournament --game go:size=9 --players "gtp:cmd=$pz gtp --game go:size=9 --p mcts:sims=50" \
+  expect_status 0 "$pz" tournament --game go:size=9,ko=simple --players "gtp:cmd=$pz gtp --game go:size=9 --p mcts:sims=50" \
     "gtp:cmd=/usr/games/gnugo --mode gtp --level 1" --games 2 --db "$tmp/gnugo.sqlite" -q
   expect_out "2 of 2 games"
   expect_status 0 "$pz" replay --db "$tmp/gnugo.sqlite" --game-id 2 --sgf

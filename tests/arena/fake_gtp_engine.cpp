@@ -11,6 +11,7 @@
 //   resign    answers "resign"
 //   refuse    answers "? not today"
 //   badplay   like first, but refuses every play command ("? illegal move")
+//   nopass    like first, but refuses "play COLOUR pass" ("? syntax error"), as GRhino does
 #include <unistd.h>
 
 #include <algorithm>
@@ -53,6 +54,10 @@ int main(int argc, char** argv) {
         std::cout << "? illegal move\n\n" << std::flush;
         continue;
       }
+      if (mode == "nopass" && vertex == "pass") {
+        std::cout << "? syntax error\n\n" << std::flush;
+        continue;
+      }
       played.push_back(vertex);
       reply("");
     } else if (command == "genmove") {
@@ -68,7 +73,7 @@ int main(int argc, char** argv) {
         std::cout << "? not today\n\n" << std::flush;
       } else if (mode == "illegal") {
         reply(played.empty() ? "z99" : played.front());
-      } else if (mode == "first" || mode == "badplay") {
+      } else if (mode == "first" || mode == "badplay" || mode == "nopass") {
         std::string free = "pass";
         for (int i = 0; i < size * size && free == "pass"; ++i) {
           const std::string c = cell(i % size, i / size + 1);
