@@ -427,14 +427,13 @@ void add_polyc_command(CLI::App& app) {
     if (args->output == "-") {
       std::cout << r.output;
     } else {
-      std::string tmp = args->output + ".tmp";
-      {
-        std::ofstream out(tmp, std::ios::binary);
-        out << r.output;
-        if (!out) throw util::UsageError("cannot write '" + args->output + "': " + std::strerror(errno));
+      try {
+        util::write_text_atomically(args->output, r.output);  // only a new or regular file is replaced
+      } catch (const util::UsageError&) {
+        throw;
+      } catch (const std::exception& e) {
+        throw util::UsageError("cannot write '" + args->output + "': " + e.what());
       }
-      if (std::rename(tmp.c_str(), args->output.c_str()) != 0)
-        throw util::UsageError("cannot write '" + args->output + "': " + std::strerror(errno));
     }
     if (args->json) std::cout << poly::format_report_json(r.scops);
     else if (args->report) std::cout << poly::format_report_text(r.scops);

@@ -20,7 +20,7 @@ Database::Database(const std::string& path) : path_(path) {
   sqlite3_busy_timeout(db_, 10000);
   try {
     execute("PRAGMA foreign_keys = ON");
-    if (path != ":memory:") execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
+    execute("SELECT count(*) FROM sqlite_master");  // reads the header: fails on a file that is not SQLite
   } catch (const std::exception& e) {
     sqlite3_close(db_);
     db_ = nullptr;
@@ -78,6 +78,9 @@ void Database::require_schema(std::string_view schema, const std::string& what) 
                        "database); give a new file");
     }
   }
+  // Ours: now it may be written, in WAL mode (a killed process loses at most its last
+  // transaction; a second reader waits instead of failing).
+  if (path_ != ":memory:") execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
   execute(schema);
 }
 

@@ -1,9 +1,10 @@
 // A thin owner of SQLite connections and statements (https://sqlite.org/cintro.html): RAII,
 // errors as exceptions that name the database file, values bound by position.
 //
-// A Database opened on a file is in WAL mode with synchronous=NORMAL and a busy timeout,
-// so a killed process loses at most its last transaction and another reader (a second
-// command on the same file) waits instead of failing. ":memory:" opens a private database.
+// A Database has a busy timeout, so another reader (a second command on the same file)
+// waits instead of failing; once require_schema accepts a file it is in WAL mode with
+// synchronous=NORMAL, so a killed process loses at most its last transaction. Nothing is
+// written to a file before require_schema accepts it. ":memory:" opens a private database.
 #pragma once
 
 #include <cstdint>
