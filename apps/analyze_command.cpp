@@ -39,6 +39,7 @@ constexpr std::size_t kMaxLine = 1 << 20;
 
 struct Engine {
   std::map<std::string, std::string> models;
+  std::map<std::string, std::string> model_games;  // the canonical spec each network plays
   // --untrusted: queries name networks by game and use only what computes (untrusted_specs.h).
   std::optional<arena::UntrustedSpecs> untrusted;
   std::mutex output;
@@ -55,7 +56,9 @@ struct Engine {
       return query.at("player").get<std::string>();
     }
     const auto model = models.find(game.info().name);
-    util::Spec spec = util::parse_spec(model == models.end() ? "mcts:sims=800"
+    const auto plays = model_games.find(game.info().name);
+    const bool fits = model != models.end() && (plays == model_games.end() || plays->second == game.spec().to_string());
+    util::Spec spec = util::parse_spec(!fits ? "mcts:sims=800"
                                        : "mcts:model=" + (untrusted ? model->first : model->second) + ",sims=400");
     if (query.contains("sims")) spec.options["sims"] = std::to_string(util::json_integer(query.at("sims"), "sims", 0, 10'000'000));
     if (query.contains("seconds")) {
@@ -138,7 +141,7 @@ void add_analyze_command(CLI::App& app) {
   auto models = std::make_shared<std::vector<std::string>>();
   auto threads = std::make_shared<int>(1);
   auto untrusted = std::make_shared<bool>(false);
-  cmd->add_option("--model", *models, "GAME=CHECKPOINT: the default AI of a game searches with this network (repeatable)");
+  cmd->add_option("--model", *models, "GAME=CHECKPOINT: the default AI of a game searches with this network (repeatable; default: the models shipped in models/)");
   cmd->add_option("--threads", *threads, "queries searched at once")->check(CLI::Range(1, 64))->capture_default_str();
   cmd->add_flag("--untrusted", *untrusted,
                 "the queries come from someone who must not run commands or read files: players only of the kinds "
@@ -151,7 +154,9 @@ void add_analyze_command(CLI::App& app) {
       "  \"prior\", \"visits\", \"share\", \"value\", \"win_probability\"}], \"pv\", ...}; a bad query: {\"id\", \"error\"}.");
   cmd->callback([models, threads, untrusted] {
     Engine engine;
-    engine.models = parse_game_models(*models);
+    const GameModels networks = load_game_models(*models);
+    engine.models = networks.paths;
+    engine.model_games = networks.games;
     if (*untrusted) engine.untrusted.emplace(engine.models);
     server::AiPool pool(*threads, 2 * *threads);
     std::string line;

@@ -1,6 +1,11 @@
 #include "apps/game_args.h"
 
+#include <iostream>
+
+#include "apps/torch_support.h"
 #include "games/registry.h"
+#include "util/data_dirs.h"
+#include "util/files.h"
 #include "util/error.h"
 #include "util/spec.h"
 
@@ -38,6 +43,40 @@ std::map<std::string, std::string> parse_game_models(const std::vector<std::stri
     models[game] = pair.substr(equals + 1);
   }
   return models;
+}
+
+namespace {
+
+// The checkpoint's game as a canonical spec; throws util::UsageError for a damaged file or
+// one trained for another game than `name`.
+std::string model_game(const std::string& name, const std::string& path) {
+  const nn::ModelInfo info = read_checkpoint_info(path);
+  const auto game = games::make_game(info.game);
+  if (game->info().name != name) {
+    throw util::UsageError("--model " + name + "=" + path + ": the checkpoint was trained for " + info.game + ", not for " + name);
+  }
+  return game->spec().to_string();
+}
+
+}  // namespace
+
+GameModels load_game_models(const std::vector<std::string>& pairs) {
+  GameModels out;
+  out.paths = parse_game_models(pairs);
+  for (const auto& [name, path] : out.paths) out.games[name] = model_game(name, path);
+  const auto dir = util::find_data_dir({"PZ_MODELS_DIR", "models", "models", "README.md"});
+  if (!dir || !torch_available()) return out;
+  for (const auto& entry : games::registered_games()) {
+    const std::string path = *dir + "/" + entry.name + ".pt";
+    if (out.paths.count(entry.name) || !util::file_problem(path).empty()) continue;
+    try {
+      out.games[entry.name] = model_game(entry.name, path);
+      out.paths[entry.name] = path;
+    } catch (const util::UsageError& e) {
+      std::cerr << "warning: the shipped model " << path << " is not used: " << e.what() << "\n";
+    }
+  }
+  return out;
 }
 
 }  // namespace pz::apps

@@ -26,4 +26,16 @@ struct GameArgs {
 // Throws util::UsageError for a pair without both parts.
 std::map<std::string, std::string> parse_game_models(const std::vector<std::string>& pairs);
 
+// The networks serve and analyze offer: the --model pairs, then, for the games they do not
+// name, the models shipped in models/<game>.pt (found as util/data_dirs.h finds data; a
+// build without LibTorch offers none). Each checkpoint is read and verified now: a given
+// one that is damaged or made for another game is a util::UsageError, a shipped one is
+// skipped with a warning. `games`: the canonical spec each network plays (hex's shipped
+// network plays hex:size=8,swap=false only).
+struct GameModels {
+  std::map<std::string, std::string> paths;
+  std::map<std::string, std::string> games;
+};
+GameModels load_game_models(const std::vector<std::string>& pairs);
+
 }  // namespace pz::apps

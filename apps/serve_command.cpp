@@ -5,8 +5,6 @@
 
 #include "apps/commands.h"
 #include "apps/game_args.h"
-#include "apps/torch_support.h"
-#include "games/registry.h"
 #include "server/play_server.h"
 #include "util/data_dirs.h"
 #include "util/error.h"
@@ -20,7 +18,7 @@ void add_serve_command(CLI::App& app) {
   auto models = std::make_shared<std::vector<std::string>>();
   cmd->add_option("--host", options->host, "address to listen on (loopback unless told otherwise)")->capture_default_str();
   cmd->add_option("--port", options->port, "port (0: any free port)")->check(CLI::Range(0, 65535))->capture_default_str();
-  cmd->add_option("--model", *models, "GAME=CHECKPOINT: the default AI of a game searches with this network (repeatable)");
+  cmd->add_option("--model", *models, "GAME=CHECKPOINT: the default AI of a game searches with this network (repeatable; default: the models shipped in models/)");
   cmd->add_option("--allow-host", options->allowed_hosts,
                   "a host name browsers may use to reach the server besides its address and localhost (repeatable); "
                   "requests naming any other host are refused, against DNS rebinding");
@@ -35,15 +33,10 @@ void add_serve_command(CLI::App& app) {
   cmd->callback([options, models] {
     if (options->web_dir.empty())
       options->web_dir = util::require_data_dir({"PZ_WEB_DIR", "web", "server/web", "index.html"}, "the web client");
-    options->models = parse_game_models(*models);
     // A damaged or foreign checkpoint is refused now, not at the first AI move.
-    for (const auto& [game, path] : options->models) {
-      const nn::ModelInfo info = read_checkpoint_info(path);
-      if (games::make_game(info.game)->info().name != game) {
-        throw util::UsageError("--model " + game + "=" + path + ": the checkpoint was trained for " + info.game +
-                               ", not for " + game);
-      }
-    }
+    const GameModels networks = load_game_models(*models);
+    options->models = networks.paths;
+    options->model_games = networks.games;
     server::PlayServer server(*options);
     const int port = server.bind();
     const auto& stop = util::install_stop_signal_handlers();  // before the line scripts wait for

@@ -24,6 +24,9 @@ void add_network_bench_commands(CLI::App& bench);
 // (nn/checkpoint.h), so reading one needs LibTorch. Throws util::UsageError.
 nn::ModelInfo read_checkpoint_info(const std::string& path);
 
+// Whether this build reads checkpoints (false without LibTorch).
+bool torch_available();
+
 // One line for `polyzero info`: the LibTorch this build uses, or that it has none.
 std::string torch_build_line();
 

@@ -185,7 +185,7 @@ void add_train_command(CLI::App& app) {
       if (!args->backend.empty()) config.backend = args->backend;
       if (!args->learner_backend.empty()) config.learner_backend = args->learner_backend;
     } else {
-      const auto game = args->game.make();
+      const auto game = recipe_game(args->game);
       nlohmann::json j = assemble_train_config(*game, args->config_file, args->set);
       if (args->steps > 0) j["learner"]["steps"] = args->steps;
       if (!args->backend.empty()) j["selfplay"]["backend"] = args->backend;

@@ -1,5 +1,6 @@
 #include "apps/train_config_args.h"
 
+#include "games/registry.h"
 #include "nn/files.h"
 #include "util/data_dirs.h"
 #include "util/error.h"
@@ -27,6 +28,19 @@ nlohmann::json read_config_argument(const std::string& argument) {
 }
 
 }  // namespace
+
+std::shared_ptr<const games::Game> recipe_game(const GameArgs& args) {
+  if (!args.options.empty() || args.game.find(':') != std::string::npos) return args.make();
+  const std::string defaults = find_game_config(args.game);
+  if (defaults.empty()) return args.make();
+  const nlohmann::json recipe = read_json_file(defaults);
+  if (!recipe.contains("game") || !recipe["game"].is_string()) return args.make();
+  const auto game = games::make_game(recipe["game"].get<std::string>());
+  if (game->info().name != args.game) {
+    throw util::UsageError(defaults + ": its \"game\" is " + game->info().name + ", not " + args.game);
+  }
+  return game;
+}
 
 nlohmann::json assemble_train_config(const games::Game& game, const std::string& config_file,
                                      const std::vector<std::string>& overrides) {

@@ -10,6 +10,8 @@ void register_model_players() { nn::register_model_players(); }
 
 nn::ModelInfo read_checkpoint_info(const std::string& path) { return nn::read_model_info(path); }
 
+bool torch_available() { return true; }
+
 std::string torch_build_line() { return std::string("LibTorch: ") + TORCH_VERSION; }
 
 }  // namespace pz::apps

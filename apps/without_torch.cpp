@@ -51,6 +51,8 @@ void register_model_players() {
 
 nn::ModelInfo read_checkpoint_info(const std::string& path) { needs_torch("reading the checkpoint '" + path + "'"); }
 
+bool torch_available() { return false; }
+
 std::string torch_build_line() { return "LibTorch: none (built with -DPZ_WITH_TORCH=OFF: no training, no model players)"; }
 
 }  // namespace pz::apps

@@ -309,9 +309,13 @@ std::optional<std::pair<int, std::string>> PlayServer::refuse_request(const http
   return std::nullopt;
 }
 
-std::string PlayServer::default_ai(const std::string& game_name) const {
-  const auto model = options_.models.find(game_name);
-  if (model != options_.models.end()) return "mcts:model=" + model->first + ",sims=400";
+std::string PlayServer::default_ai(const games::Game& game) const {
+  const std::string& name = game.info().name;
+  const auto model = options_.models.find(name);
+  const auto plays = options_.model_games.find(name);
+  if (model != options_.models.end() && (plays == options_.model_games.end() || plays->second == game.spec().to_string())) {
+    return "mcts:model=" + name + ",sims=400";
+  }
   return "mcts:sims=800";
 }
 
@@ -349,10 +353,10 @@ json PlayServer::players_json() const {
   json kinds = json::array();
   for (const auto& kind : arena::player_kinds()) kinds.push_back({{"name", kind.name}, {"description", kind.description}});
   json defaults = json::object();
-  for (const auto& entry : games::registered_games()) defaults[entry.name] = default_ai(entry.name);
+  for (const auto& entry : games::registered_games()) defaults[entry.name] = default_ai(*games::make_game(entry.name));
   json models = json::array();
   for (const auto& [name, path] : options_.models) models.push_back(name);
-  return {{"kinds", kinds}, {"models", models}, {"default_ai", defaults}};
+  return {{"kinds", kinds}, {"models", models}, {"model_games", options_.model_games}, {"default_ai", defaults}};
 }
 
 json PlayServer::create_session(const json& body) {
@@ -367,7 +371,7 @@ json PlayServer::create_session(const json& body) {
       seats.push_back(s.get<std::string>());
     }
   } else {  // default: the person moves first against the game's default AI
-    seats.assign(static_cast<std::size_t>(game->info().num_players), default_ai(game->info().name));
+    seats.assign(static_cast<std::size_t>(game->info().num_players), default_ai(*game));
     seats[0] = "human";
   }
   auto entry = std::make_shared<Entry>();

@@ -38,6 +38,7 @@ struct ServeOptions {
   std::string db = "serve.sqlite";           // ":memory:" keeps nothing
   std::string web_dir;                       // the page's files (server/web)
   std::map<std::string, std::string> models; // game name → checkpoint: the networks clients may name
+  std::map<std::string, std::string> model_games;  // game name → the canonical spec its network plays
   std::vector<std::string> allowed_hosts;    // names besides the address and loopback a browser may use
   int ai_threads = 1;
   int ai_queue = 64;
@@ -87,7 +88,9 @@ class PlayServer {
 
   nlohmann::json games_json() const;
   nlohmann::json players_json() const;
-  std::string default_ai(const std::string& game_name) const;
+  // The AI a new seat gets: the game's network when one is registered for exactly this
+  // game (size and options included), else network-free search.
+  std::string default_ai(const games::Game& game) const;
   nlohmann::json create_session(const nlohmann::json& body);
 
   ServeOptions options_;

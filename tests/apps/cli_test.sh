@@ -264,7 +264,7 @@ expect_out '"losses":2'
 expect_status 0 "$pz" match --game go:size=5 --p1 random --p2 "gtp:cmd=exit 3" --games 1
 expect_out "p2 engine failure: gtp engine 'exit 3' exited (status 3)"
 expect_status 2 "$pz" match --game connect4 --p1 "gtp:cmd=gnugo" --p2 random
-expect_err "speaks GTP for go and hex"
+expect_err "speaks GTP for go, hex and othello"
 
 # tournament: ratings with intervals, a crosstable, SQLite records that resume, replay, SGF.
 expect_status 0 "$pz" tournament --game connect4 --players random uct:sims=30 uct:sims=300 --games 4 --db "$tmp/t.sqlite" -q
@@ -371,7 +371,7 @@ assert "unknown game" in answers["bad"]["error"], answers["bad"]
 assert "not valid JSON" in answers[None]["error"], answers[None]
 assert "over" in answers["over"]["error"], answers["over"]
 assert answers["solver"]["move"] and "moves" not in answers["solver"], answers["solver"]
-'' || fail "analyze answers: $out"
+' || fail "analyze answers: $out"
 
 # analyze: numbers that would wrap, moves cut inside UTF-8, and --untrusted queries that
 # name commands or files are answered with errors, never a crash.
@@ -412,11 +412,31 @@ if [[ -z $url ]]; then
 else
   page=$(curl -sf "$url/")
   [[ $page == *"<html"* ]] || fail "serve: GET / is not the page: ${page:0:200}"
-  session=$(curl -sf -X POST "$url/api/sessions" -d '{"game":"tictactoe","seats":["human","random"]}')
+  json=(-H 'Content-Type: application/json')
+  session=$(curl -sf "${json[@]}" -X POST "$url/api/sessions" -d '{"game":"tictactoe","seats":["human","random"]}')
   id=$(echo "$session" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
   [[ ${#id} == 32 ]] || fail "serve: no session id in $session"
-  code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$url/api/sessions/$id/move" -d '{"move":"q7"}')
+  code=$(curl -s -o /dev/null -w '%{http_code}' "${json[@]}" -X POST "$url/api/sessions/$id/move" -d '{"move":"q7"}')
   [[ $code == 400 ]] || fail "serve: an illegal move answered $code"
+  # A page of another site cannot post (text/plain needs no preflight) nor name a command.
+  code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: text/plain' -X POST "$url/api/sessions" \
+    -d '{"game":"go:size=5","seats":["gtp:cmd=touch '"$tmp"'/rce","human"]}')
+  [[ $code == 415 ]] || fail "serve: a text/plain body answered $code"
+  code=$(curl -s -o /dev/null -w '%{http_code}' "${json[@]}" -X POST "$url/api/sessions" \
+    -d '{"game":"go:size=5","seats":["gtp:cmd=touch '"$tmp"'/rce","human"]}')
+  [[ $code == 400 ]] || fail "serve: a gtp:cmd= seat answered $code"
+  [[ ! -e $tmp/rce ]] || fail "serve ran a client's command"
+  # The shipped Hex network is the default AI of its board, and only of its board.
+  players=$(curl -sf "$url/api/players")
+  echo "$players" | python3 -c '
+import json,sys
+p=json.load(sys.stdin)
+assert "hex" in p["models"], p["models"]
+assert p["model_games"]["hex"]=="hex:size=8,swap=false", p["model_games"]
+assert p["default_ai"]["hex"]=="mcts:sims=800", p["default_ai"]  # hex defaults to 11x11
+' || fail "serve: shipped models: $players"
+  hex=$(curl -sf "${json[@]}" -X POST "$url/api/sessions" -d '{"game":"hex:size=8,swap=false"}')
+  [[ $hex == *'"player":"mcts:model=hex,sims=400"'* ]] || fail "serve: the 8x8 Hex default AI: $hex"
   "$pz" serve --port "${url##*:}" --db :memory: >"$tmp/out" 2>"$tmp/err"
   [[ $? == 2 ]] || fail "serve on a busy port did not exit 2"
   grep -q "cannot listen" "$tmp/err" || fail "serve on a busy port: $(cat "$tmp/err")"
@@ -460,6 +480,13 @@ expect_err "given twice"
 expect_status 0 "$pz" perft --game hex:size=5 --options size=6 --depth 1 --json
 expect_out '"game":"hex:size=6'
 
+# The shipped models load, verify their checksum and play legal games (models/README.md).
+for model in "$(dirname "$0")"/../../models/*.pt; do
+  expect_status 0 "$pz" info "$model"
+  spec=$(echo "$out" | awk '/^game:/ {print $2}')
+  expect_status 0 "$pz" match --game "$spec" --p1 "mcts:model=$model,sims=32" --p2 random --games 2
+done
+
 # Hostile values are refused where they are read, naming them (status 2, no internal error).
 for value in nan inf -inf 1e999; do
   expect_status 2 "$pz" bench games --game tictactoe --seconds "$value"
@@ -481,8 +508,10 @@ expect_status 2 "$pz" accuracy --game tictactoe --player human --positions gener
 expect_err "a person"
 expect_status 2 "$pz" polyc "$tmp/in.c" -o "$tmp/out.c" --parallel --num-threads '2); system("x"'
 expect_err "--num-threads"
-expect_status 2 "$pz" polyc "$tmp/in.c" -o /dev/null
+mkfifo "$tmp/a-fifo"  # a node that is not a regular file (never /dev/null: a regression would replace it)
+expect_status 2 "$pz" polyc "$tmp/in.c" -o "$tmp/a-fifo"
 expect_err "not a regular file"
+[[ -p $tmp/a-fifo ]] || fail "polyc replaced a FIFO with its output"
 mkdir -p "$tmp/a-dir"
 expect_status 2 "$pz" polyc "$tmp/in.c" -o "$tmp/a-dir"
 expect_err "a directory"
