@@ -520,6 +520,14 @@ expect_status 2 "$pz" polyc "$tmp/step0.c" -o "$tmp/step0.out.c"
 expect_err "step0.c:4:"
 expect_err "loop step 0"
 
+if "$pz" status --help >/dev/null 2>&1; then  # builds with distributed runs
+  expect_status 2 "$pz" status --redis redis://127.0.0.1:1 --run r --redis-password-file /dev/zero
+  expect_err "not a regular file"
+  head -c 10000 /dev/zero | tr '\0' 'x' >"$tmp/long-password"
+  expect_status 2 "$pz" status --redis redis://127.0.0.1:1 --run r --redis-password-file "$tmp/long-password"
+  expect_err "longer than 4 KiB"
+fi
+
 # SQLite files of another schema are refused and left as they were; tampered records named.
 python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("create table notes(t text)"); c.commit()' "$tmp/notes.sqlite"
 cp "$tmp/notes.sqlite" "$tmp/notes.orig.sqlite"
