@@ -141,13 +141,16 @@ TrainConfig parse_train_config(const json& config) {
     f.finish("learner");
     if (!c.scheduler.is_object()) throw util::UsageError("learner.scheduler: must be an object");
     // A poly schedule ends where the run does unless the config says otherwise.
-    const std::string type = c.scheduler.value("type", "");
-    if ((type == "poly" || type == "PolynomialLR") && !c.scheduler.contains("total_iters") &&
-        !c.scheduler.contains("total_steps")) {
+    // Fields of the wrong type are left as they are: the scheduler factory names them.
+    const json* type = c.scheduler.contains("type") ? &c.scheduler["type"] : nullptr;
+    const bool poly = type && type->is_string() && (*type == "poly" || *type == "PolynomialLR");
+    if (poly && !c.scheduler.contains("total_iters") && !c.scheduler.contains("total_steps")) {
       std::int64_t warmup = 0;
-      if (c.scheduler.contains("warmup") && c.scheduler["warmup"].is_object()) {
-        warmup = c.scheduler["warmup"].value("steps", std::int64_t{0});
-      }
+      const json* steps = c.scheduler.contains("warmup") && c.scheduler["warmup"].is_object() &&
+                                  c.scheduler["warmup"].contains("steps")
+                              ? &c.scheduler["warmup"]["steps"]
+                              : nullptr;
+      if (steps && steps->is_number_integer()) warmup = std::clamp<std::int64_t>(steps->get<std::int64_t>(), 0, c.steps);
       c.scheduler["total_iters"] = std::max<std::int64_t>(1, c.steps - warmup);
     }
     resolved["learner"]["scheduler"] = c.scheduler;

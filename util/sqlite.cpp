@@ -30,8 +30,21 @@ Database::Database(const std::string& path) : path_(path) {
 
 Database::~Database() { sqlite3_close_v2(db_); }
 
+namespace {
+
+// A file whose pages SQLite finds damaged is bad input (status 2), not a bug: say so.
+[[noreturn]] void throw_sqlite_error(sqlite3* db, const std::string& path, const std::string& message) {
+  const int code = sqlite3_errcode(db) & 0xff;
+  if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+    throw UsageError("the database " + path + " is damaged (" + message +
+                     "); restore it from a copy, or give a new file name to start a new one");
+  throw std::runtime_error("database " + path + ": " + message);
+}
+
+}  // namespace
+
 void Database::fail(std::string_view what) const {
-  throw std::runtime_error("database " + path_ + ": " + std::string(what) + ": " + sqlite3_errmsg(db_));
+  throw_sqlite_error(db_, path_, std::string(what) + ": " + sqlite3_errmsg(db_));
 }
 
 void Database::execute(std::string_view sql) {
@@ -39,7 +52,7 @@ void Database::execute(std::string_view sql) {
   if (sqlite3_exec(db_, std::string(sql).c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
     const std::string reason = message ? message : sqlite3_errmsg(db_);
     sqlite3_free(message);
-    throw std::runtime_error("database " + path_ + ": " + reason);
+    throw_sqlite_error(db_, path_, reason);
   }
 }
 

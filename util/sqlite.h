@@ -30,7 +30,8 @@ class Database {
 
   const std::string& path() const { return path_; }
 
-  // Runs SQL without results (several statements allowed). Throws std::runtime_error.
+  // Runs SQL without results (several statements allowed). Throws std::runtime_error, or
+  // UsageError when the file's pages are damaged (as every statement here does).
   void execute(std::string_view sql);
   // Makes this database hold `schema` (CREATE TABLE IF NOT EXISTS statements), after
   // checking that it is one of ours: a database with tables `schema` does not create

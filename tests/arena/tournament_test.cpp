@@ -290,5 +290,34 @@ TEST(TournamentDb, AnotherSchemaIsRefusedAndLeftUntouched) {
   EXPECT_NO_THROW(TournamentDb{ours});
 }
 
+TEST(TournamentDb, DamagedPagesAreAUsageErrorNamingTheFile) {
+  const std::string path = temp_path("damaged.sqlite");
+  {
+    const auto game = games::make_game("tictactoe");
+    TournamentDb db(path);
+    Tournament tournament(*game, tictactoe_options(), db);
+    std::atomic<bool> stop{false};
+    tournament.run(stop, [](const StoredGame&) { return true; });
+  }
+  {
+    // Page 1 (the header and the schema) stays; the pages of the tables become noise.
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekg(0, std::ios::end);
+    const auto size = static_cast<std::size_t>(file.tellg());
+    ASSERT_GT(size, 8192u);
+    file.seekp(4096);
+    const std::string noise(size - 4096, '\x5a');
+    file.write(noise.data(), static_cast<std::streamsize>(noise.size()));
+  }
+  try {
+    TournamentDb db(path);
+    for (std::int64_t id = 1; id <= 3; ++id) db.game(id);
+    FAIL() << "a database of damaged pages was read without an error";
+  } catch (const util::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("damaged"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace pz::arena

@@ -1,6 +1,10 @@
 // cli_fuzz POLYZERO SOURCE_DIR: runs seeded, mutated inputs through the polyzero command line
-// (fuzz_cases.h: polyc, polyc --report-net, lr, train --print-config, player and game specs)
-// and checks the README's promise: bad input gives a clear error and status 2, never a crash.
+// (fuzz_cases.h: polyc, polyc --report-net, lr, train --print-config, player and game specs,
+// analyze and gtp on standard input, serve over HTTP, and damaged models, run directories and
+// tournament records) and checks the README's promise: bad input gives a clear error and
+// status 2, never a crash; and the server's (http_probe.h): hostile requests are answered,
+// never obeyed. The damaged-file seeds are written by the binary itself at the start
+// (generated_seeds.h), in the driver's temporary directory.
 //
 // Each case runs in its own directory and process group with a wall-clock and memory limit
 // (limited_child.h). A case fails on a signal, a timeout, an exit status other than 0 or 2,
@@ -37,7 +41,10 @@
 #include <thread>
 #include <vector>
 
+#include "tests/fuzz/case_builders.h"
 #include "tests/fuzz/fuzz_cases.h"
+#include "tests/fuzz/generated_seeds.h"
+#include "tests/fuzz/http_probe.h"
 #include "tests/fuzz/limited_child.h"
 
 namespace fs = std::filesystem;
@@ -163,6 +170,7 @@ std::string judge(const ChildOutcome& outcome, const std::string& stderr_head) {
 }
 
 void write_file(const fs::path& path, const std::string& content) {
+  fs::create_directories(path.parent_path());
   std::ofstream out(path, std::ios::binary);
   out << content;
 }
@@ -225,27 +233,42 @@ class Fuzzer {
   CaseResult run_case(int index) {
     const FuzzCase c = make_case(corpus_, s_.seed, index);
     const fs::path dir = work_dir_ / ("case-" + std::to_string(index));
+    const std::string stem = (work_dir_ / ("case-" + std::to_string(index))).string();
     fs::create_directories(dir);
     for (const auto& f : c.files) write_file(dir / f.name, f.content);
     ChildRun run;
     run.argv.push_back(s_.program);
     for (const auto& a : c.args) run.argv.push_back(substitute_dir(a, dir.string()));
     run.working_dir = dir.string();
-    run.stdout_path = (work_dir_ / ("case-" + std::to_string(index) + ".out")).string();
-    run.stderr_path = (work_dir_ / ("case-" + std::to_string(index) + ".err")).string();
+    run.stdout_path = stem + ".out";
+    run.stderr_path = stem + ".err";
+    if (!c.stdin_text.empty()) {
+      run.stdin_path = stem + ".in";
+      write_file(run.stdin_path, substitute_dir(c.stdin_text, dir.string()));
+    }
     ChildLimits limits = s_.limits;
     limits.seconds *= c.timeout_scale;
-    const ChildOutcome outcome = run_limited(run, limits);
+    std::string server_failure;
+    ChildOutcome outcome;
+    if (c.target == "http") {
+      HttpCaseOutcome served = run_http_case(run, limits, c.http, dir.string());
+      outcome = served.outcome;
+      server_failure = served.failure;
+    } else {
+      outcome = run_limited(run, limits);
+    }
     const std::string stderr_head = read_head(run.stderr_path, kStderrScanBytes);
 
-    CaseResult r{c.target, short_command(run.argv), judge(outcome, stderr_head), outcome.seconds, outcome.cpu_seconds,
+    std::string failure = judge(outcome, stderr_head);
+    if (failure.empty()) failure = server_failure;
+    if (failure.empty() && fs::exists(dir / kPwnedFile)) failure = std::string("the case created ") + kPwnedFile + ": a seat ran a command or opened a log";
+    CaseResult r{c.target, short_command(run.argv), failure, outcome.seconds, outcome.cpu_seconds,
                  outcome.kind == ChildOutcome::Kind::kExited ? outcome.exit_code : -1};
     if (!r.failure.empty()) report_failure(index, c, r, stderr_head, read_head(run.stdout_path, kStderrShownBytes));
     else if (s_.verbose) log("case %d %-12s %5.2f s %s: %s\n", index, c.target.c_str(), r.seconds, describe(outcome).c_str(), r.command.c_str());
     std::error_code ec;
     fs::remove_all(dir, ec);
-    fs::remove(run.stdout_path, ec);
-    fs::remove(run.stderr_path, ec);
+    for (const char* extension : {".out", ".err", ".in"}) fs::remove(stem + extension, ec);
     return r;
   }
 
@@ -259,9 +282,20 @@ class Fuzzer {
     for (const auto& f : c.files) write_file(dir / f.name, f.content);
     std::string command = shell_quote(s_.program);
     for (const auto& a : c.args) command += " " + shell_quote(substitute_dir(a, dir.string()));
+    std::string input = "/dev/null";
+    if (!c.stdin_text.empty()) {
+      write_file(dir / "stdin.txt", substitute_dir(c.stdin_text, dir.string()));
+      input = "stdin.txt";
+    }
+    if (c.target == "http") {
+      // The server needs the driver to talk to it: PZ_CLI_FUZZ_CASE=index reruns the case.
+      std::string requests;
+      for (const auto& request : c.http.requests) requests += substitute_dir(request, dir.string()) + "\n----\n";
+      write_file(dir / "http-requests.txt", requests + "then " + std::to_string(c.http.event_streams) + " event streams\n");
+    }
     write_file(dir / "command.sh", "#!/bin/sh\n# cli_fuzz seed " + std::to_string(s_.seed) + " case " + std::to_string(index) +
                                        " (" + c.target + "): " + r.failure + "\ncd " + shell_quote(dir.string()) +
-                                       " || exit 1\nexec " + command + " </dev/null\n");
+                                       " || exit 1\nexec " + command + " <" + input + "\n");
     write_file(dir / "stderr.txt", stderr_head);
     write_file(dir / "stdout.txt", stdout_head);
     return dir;
@@ -343,17 +377,20 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cli_fuzz: %s is not an executable program\n", settings.program.c_str());
     return 2;
   }
-  Corpus corpus;
-  try {
-    corpus = load_corpus(settings.source_dir);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s\n", e.what());
-    return 2;
-  }
   const char* tmp = std::getenv("TMPDIR");
   std::string work_template = std::string(tmp && *tmp ? tmp : "/tmp") + "/pz-cli-fuzz-XXXXXX";
   if (!mkdtemp(work_template.data())) {
     std::perror("cli_fuzz: mkdtemp");
+    return 2;
+  }
+  Corpus corpus;
+  try {
+    corpus = load_corpus(settings.source_dir);
+    add_generated_seeds(corpus, settings.program, work_template + "/seeds", settings.limits);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    std::error_code ec;
+    fs::remove_all(work_template, ec);
     return 2;
   }
   const int status = Fuzzer(std::move(settings), std::move(corpus), work_template).run();

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "tests/fuzz/mutators.h"
+#include "tests/fuzz/case_builders.h"
 #include "util/rng.h"
 
 namespace pz::fuzz {
@@ -251,6 +251,8 @@ std::string value_for(Mutator& m, bool mild, const std::vector<std::string>& val
   return mild ? m.one_of(valid) : m.option_value(valid);
 }
 
+}  // namespace
+
 std::string player_spec(Mutator& m) {
   const PlayerKind& kind = m.one_of(player_kinds());
   const bool mild = m.chance(0.4);
@@ -269,6 +271,8 @@ std::string player_spec(Mutator& m) {
   }
   return spec;
 }
+
+namespace {
 
 FuzzCase player_case(Mutator& m) {
   const bool match = m.chance(0.6);
@@ -340,7 +344,9 @@ FuzzCase game_case(Mutator& m) {
 }  // namespace
 
 const std::vector<std::string>& target_names() {
-  static const std::vector<std::string> names = {"polyc", "report-net", "lr", "train-config", "train-set", "player", "game"};
+  static const std::vector<std::string> names = {"polyc",  "report-net", "lr",   "train-config",  "train-set",
+                                                 "player", "game",       "analyze", "gtp", "http",
+                                                 "damaged-model", "damaged-run", "damaged-record"};
   return names;
 }
 
@@ -371,13 +377,19 @@ FuzzCase make_case(const Corpus& corpus, std::uint64_t seed, int index) {
   util::Rng rng(seed ^ (0xD1B54A32D192ED03ULL * static_cast<std::uint64_t>(index + 1)));
   Mutator m(rng, kMaxFileBytes);
   const int roll = m.pick(0, 99);
-  FuzzCase c = roll < 36   ? polyc_case(m, corpus)
-               : roll < 39 ? report_net_case(m, corpus)
-               : roll < 59 ? lr_case(m, corpus)
-               : roll < 72 ? train_config_case(m, corpus)
-               : roll < 82 ? train_set_case(m, corpus)
-               : roll < 94 ? player_case(m)
-                           : game_case(m);
+  FuzzCase c = roll < 28   ? polyc_case(m, corpus)
+               : roll < 31 ? report_net_case(m, corpus)
+               : roll < 44 ? lr_case(m, corpus)
+               : roll < 54 ? train_config_case(m, corpus)
+               : roll < 61 ? train_set_case(m, corpus)
+               : roll < 70 ? player_case(m)
+               : roll < 75 ? game_case(m)
+               : roll < 81 ? analyze_case(m)
+               : roll < 87 ? gtp_case(m)
+               : roll < 94 ? http_case(m)
+               : roll < 96 ? damaged_model_case(m, corpus)
+               : roll < 98 ? damaged_run_case(m, corpus)
+                           : damaged_record_case(m, corpus);
   for (auto& arg : c.args) std::erase(arg, '\0');  // exec would cut the argument there
   return c;
 }

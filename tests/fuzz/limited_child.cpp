@@ -86,45 +86,55 @@ bool wait_until(pid_t pid, Clock::time_point deadline, int& status, struct rusag
 
 }  // namespace
 
-ChildOutcome run_limited(const ChildRun& run, const ChildLimits& limits) {
-  ChildOutcome outcome;
+StartedChild start_child(const ChildRun& run, const ChildLimits& limits) {
+  StartedChild child;
+  child.start = Clock::now();
   OpenFiles files;
-  files.stdin_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  files.stdin_fd = open(run.stdin_path.empty() ? "/dev/null" : run.stdin_path.c_str(), O_RDONLY | O_CLOEXEC);
   files.stdout_fd = open_output(run.stdout_path);
   files.stderr_fd = open_output(run.stderr_path);
   if (files.stdin_fd < 0 || files.stdout_fd < 0 || files.stderr_fd < 0 || pipe2(files.error_pipe, O_CLOEXEC) != 0) {
-    outcome.error = std::string("cannot open the child's files: ") + std::strerror(errno);
-    return outcome;
+    child.not_started.error = std::string("cannot open the child's files: ") + std::strerror(errno);
+    return child;
   }
   std::vector<char*> argv;
   for (const auto& a : run.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
 
-  const auto start = Clock::now();
   const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) {
-    outcome.error = std::string("fork: ") + std::strerror(errno);
-    return outcome;
+    child.not_started.error = std::string("fork: ") + std::strerror(errno);
+    return child;
   }
   if (pid == 0) exec_child(files, run.working_dir.c_str(), argv.data(), limits, parent);
   setpgid(pid, pid);  // also here, so the group exists before any kill below
   close(files.error_pipe[1]);
   files.error_pipe[1] = -1;
   const std::string start_error = read_start_error(files.error_pipe[0]);  // returns at exec or exit
+  if (!start_error.empty()) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    child.not_started.error = start_error;
+    return child;
+  }
+  child.pid = pid;
+  return child;
+}
 
+ChildOutcome wait_child(const StartedChild& child, const ChildLimits& limits) {
+  if (child.pid < 0) return child.not_started;
+  ChildOutcome outcome;
   int status = 0;
   struct rusage usage{};
+  const auto start = child.start;
   const auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits.seconds));
-  const bool ended = wait_until(pid, deadline, status, usage);
-  kill(-pid, SIGKILL);  // the child's group: the child itself on a timeout, strays otherwise
-  if (!ended) wait4(pid, &status, 0, &usage);
+  const bool ended = wait_until(child.pid, deadline, status, usage);
+  kill(-child.pid, SIGKILL);  // the child's group: the child itself on a timeout, strays otherwise
+  if (!ended) wait4(child.pid, &status, 0, &usage);
   outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   outcome.cpu_seconds = cpu_seconds(usage);
-
-  if (!start_error.empty()) {
-    outcome.error = start_error;
-  } else if (!ended) {
+  if (!ended) {
     outcome.kind = ChildOutcome::Kind::kTimedOut;
   } else if (WIFSIGNALED(status)) {
     outcome.kind = ChildOutcome::Kind::kSignaled;
@@ -134,6 +144,21 @@ ChildOutcome run_limited(const ChildRun& run, const ChildLimits& limits) {
     outcome.exit_code = WEXITSTATUS(status);
   }
   return outcome;
+}
+
+ChildOutcome run_limited(const ChildRun& run, const ChildLimits& limits) {
+  return wait_child(start_child(run, limits), limits);
+}
+
+void signal_child(const StartedChild& child, int signal) {
+  if (child.pid > 0) kill(child.pid, signal);
+}
+
+bool child_running(const StartedChild& child) {
+  if (child.pid <= 0) return false;
+  siginfo_t info{};
+  if (waitid(P_PID, static_cast<id_t>(child.pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0) return false;
+  return info.si_pid == 0;  // WNOHANG: zero while it has not exited
 }
 
 std::string describe(const ChildOutcome& outcome) {

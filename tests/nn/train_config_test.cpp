@@ -52,6 +52,27 @@ TEST(TrainConfig, ErrorsNameTheField) {
   EXPECT_EQ(parse_train_config(j).backend_threads, 2);
 }
 
+// Wrong types inside the scheduler are kept as given for the scheduler factory to name
+// (`train` checks the schedule before it starts); sizing the poly schedule to the run never
+// reads them as numbers.
+TEST(TrainConfig, SchedulerFieldsOfTheWrongTypeReachTheFactoryAsGiven) {
+  for (const auto& [pointer, value] : std::vector<std::pair<std::string, nlohmann::json>>{
+           {"/learner/scheduler/warmup/steps", "q"},
+           {"/learner/scheduler/warmup", "linear"},
+           {"/learner/scheduler/type", 7}}) {
+    auto j = default_train_config();
+    j[nlohmann::json::json_pointer(pointer)] = value;
+    const TrainConfig c = parse_train_config(j);
+    EXPECT_EQ(c.scheduler[nlohmann::json::json_pointer(pointer.substr(std::string("/learner/scheduler").size()))], value);
+  }
+  auto j = default_train_config();
+  j["learner"]["steps"] = 1000;
+  j["learner"]["scheduler"]["warmup"]["steps"] = -9000000000000000000LL;  // clamped: no overflow
+  EXPECT_EQ(parse_train_config(j).scheduler["total_iters"], 1000);
+  j["learner"]["scheduler"]["warmup"]["steps"] = 200;
+  EXPECT_EQ(parse_train_config(j).scheduler["total_iters"], 800);
+}
+
 // The message must name the field a user has to fix.
 void expect_error_naming(const nlohmann::json& config, const std::string& field) {
   try {
