@@ -79,4 +79,14 @@ GameModels load_game_models(const std::vector<std::string>& pairs) {
   return out;
 }
 
+std::string resolve_default_ai(const std::string& spec, const games::Game& game) {
+  if (spec != kDefaultAiSpec) return spec;
+  const GameModels models = load_game_models({});
+  const std::string& name = game.info().name;
+  const auto path = models.paths.find(name);
+  if (path != models.paths.end() && models.games.at(name) == game.spec().to_string())
+    return "mcts:model=" + path->second + ",sims=400";
+  return "mcts:sims=800";
+}
+
 }  // namespace pz::apps

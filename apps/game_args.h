@@ -38,4 +38,10 @@ struct GameModels {
 };
 GameModels load_game_models(const std::vector<std::string>& pairs);
 
+// The player spec "ai" (play's --p1/--p2, gtp's --player) stands for the game's default AI:
+// a search with the shipped network of exactly this board (models/<game>.pt, as
+// load_game_models finds it), else a network-free search. Other specs are returned as given.
+inline constexpr const char* kDefaultAiSpec = "ai";
+std::string resolve_default_ai(const std::string& spec, const games::Game& game);
+
 }  // namespace pz::apps

@@ -18,15 +18,18 @@ void add_gtp_command(CLI::App& app) {
   };
   auto args = std::make_shared<Args>();
   args->game.add_to(*cmd, "go");
+  args->engine.player = kDefaultAiSpec;
   cmd->add_option("--p,--player", args->engine.player, "the player that generates the moves")->capture_default_str();
   cmd->add_option("--seed", args->seed, "the player's random seed")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  cmd->footer("Players are written kind[:key=value,...]:\n" + arena::describe_player_kinds() +
+  cmd->footer("Players are written kind[:key=value,...], or ai: the game's default AI (a search with the network "
+              "shipped in models/ for this board, else mcts:sims=800):\n" + arena::describe_player_kinds() +
               "\nCommands: protocol_version, name, version, known_command, list_commands, quit, boardsize, "
               "clear_board, komi, play, genmove, undo, showboard, final_score, time_settings, time_left.");
   cmd->callback([args] {
     args->engine.seed = static_cast<std::uint64_t>(args->seed);
+    args->engine.resolve_player = resolve_default_ai;
     arena::GtpEngine engine(args->game.make(), args->engine, std::cin, std::cout);
     engine.run();
   });

@@ -14,7 +14,7 @@ void add_play_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("play", "play a game in the terminal (people and AIs, any mix)");
   struct Args {
     GameArgs game;
-    std::vector<std::string> players = {"human", "random"};
+    std::vector<std::string> players = {"human", kDefaultAiSpec};
     std::int64_t seed = -1;
   };
   auto args = std::make_shared<Args>();
@@ -22,7 +22,8 @@ void add_play_command(CLI::App& app) {
   cmd->add_option("--p1", args->players[0], "player 1 (moves first)")->capture_default_str();
   auto* p2_option = cmd->add_option("--p2", args->players[1], "player 2 (two-player games)")->capture_default_str();
   cmd->add_option("--seed", args->seed, "random seed for AIs and chance (-1: from the clock)");
-  cmd->footer("Players are written kind[:key=value,...]:\n" + arena::describe_player_kinds() +
+  cmd->footer("Players are written kind[:key=value,...], or ai: the game's default AI (a search with the network "
+              "shipped in models/ for this board, else mcts:sims=800):\n" + arena::describe_player_kinds() +
               "\nAt the prompt: a move in the game's notation, or help, moves, board, undo, quit.");
   cmd->callback([args, p2_option] {
     auto game = args->game.make();
@@ -33,7 +34,7 @@ void add_play_command(CLI::App& app) {
     std::vector<std::unique_ptr<arena::Player>> players;
     const int n = game->info().num_players;
     if (n > 2) throw util::UsageError(game->info().long_name + " has more than two players; not supported by play yet");
-    for (int p = 0; p < n; ++p) players.push_back(arena::make_player(args->players[static_cast<size_t>(p)], *game, seed + 1 + p));
+    for (int p = 0; p < n; ++p) players.push_back(arena::make_player(resolve_default_ai(args->players[static_cast<size_t>(p)], *game), *game, seed + 1 + p));
     arena::TerminalGame session(game, std::move(players), seed, std::cin, std::cout);
     session.run();
   });

@@ -117,7 +117,8 @@ void GtpEngine::adopt(std::shared_ptr<const games::Game> game, const std::vector
     next->apply_checked(*next->parse_action(move));
     history.push_back(std::move(next));
   }
-  auto player = make_player(config_.player, *game, config_.seed);
+  const std::string spec = config_.resolve_player ? config_.resolve_player(config_.player, *game) : config_.player;
+  auto player = make_player(spec, *game, config_.seed);
   player_ = std::move(player);  // the old player goes while its game still lives
   game_ = std::move(game);
   history_ = std::move(history);

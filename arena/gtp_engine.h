@@ -32,6 +32,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -48,6 +49,9 @@ struct GtpEngineConfig {
   std::uint64_t seed = 1;                // its seed (the same after every rebuild of the game)
   std::string name = "polyzero";         // the answers to `name` and `version`
   std::string version = "0.1.0";
+  // When set, turns `player` into the spec for each game the engine plays (boardsize and
+  // komi make a new one): a network trained for one board stays off the others.
+  std::function<std::string(const std::string& player, const games::Game& game)> resolve_player;
 };
 
 class GtpEngine {

@@ -54,6 +54,15 @@ expect_out "Undone."
 expect_out "Commands:"
 expect_status 0 "$pz" play --game tictactoe --p1 random --p2 random --seed 3
 expect_out "Game over after"
+# The default opponent is the game's default AI: the shipped network of exactly its board.
+run "$pz" play --game hex:size=8,swap=false <<<$'quit\n'
+[[ $status == 0 ]] || fail "play exited $status: $err"
+expect_out "player 2 (mcts:model="
+expect_out "models/hex.pt,sims=400)"
+run "$pz" play --game hex:size=9 <<<$'quit\n'
+expect_out "player 2 (mcts:sims=800)"
+run "$pz" gtp --game hex:size=8,swap=false <<<$'genmove b\nboardsize 9\ngenmove b\nquit\n'
+[[ $status == 0 && $out != *"?"* ]] || fail "gtp with the default AI across board sizes: $out $err"
 
 # bench
 expect_status 0 "$pz" bench games --game tictactoe --game connect4 --seconds 0.05 --json
@@ -79,6 +88,8 @@ expect_status 2 "$pz" train --game tictactoe --print-config \
 expect_err "selects no parameter"
 expect_status 2 "$pz" train --game tictactoe --print-config --set 'learner.scheduler={"type":"multistep","milestones":[5,3]}'
 expect_err "milestones"
+expect_status 2 "$pz" train --game tictactoe --print-config --set 'learner.scheduler.warmup.steps="q"'
+expect_err "warmup.steps"
 # --resume keeps the run's game: another --game is refused before anything runs.
 mkdir -p "$tmp/c4run" && echo '{"game": "connect4"}' >"$tmp/c4run/config.json"
 expect_status 2 "$pz" train --resume "$tmp/c4run" --game tictactoe
