@@ -831,28 +831,63 @@ std::vector<std::string> polybench_kernels(const std::string& dir) {
   return out;
 }
 
+std::string DumpComparison::describe() const {
+  if (agree()) return "";
+  std::string out;
+  if (differing > 0) {
+    out = std::to_string(differing) + " of " + std::to_string(values) + " values differ; first: ";
+    for (size_t i = 0; i < first.size(); ++i) out += (i ? ", " : "") + first[i];
+  }
+  if (!structure.empty()) out += (out.empty() ? "" : "; ") + structure;
+  if (out.empty()) out = "no values in the dumps";
+  return out;
+}
+
+DumpComparison compare_polybench_dump_text(const std::string& expected, const std::string& actual, double relative,
+                                           double absolute, int listed) {
+  DumpComparison d;
+  std::istringstream a(expected), b(actual);
+  std::string x, y, array = "?", previous;
+  long long index = 0;  // within the current array
+  for (long long word = 0;; ++word) {
+    const bool more_a = static_cast<bool>(a >> x), more_b = static_cast<bool>(b >> y);
+    if (!more_a && !more_b) break;
+    if (more_a != more_b) {
+      d.structure = "the dumps differ in length at word " + std::to_string(word);
+      break;
+    }
+    char* ex = nullptr;
+    char* ey = nullptr;
+    const double fx = std::strtod(x.c_str(), &ex), fy = std::strtod(y.c_str(), &ey);
+    const bool numbers = !x.empty() && !y.empty() && *ex == 0 && *ey == 0;
+    if (!numbers) {
+      if (x != y) {
+        d.structure = "word " + std::to_string(word) + ": " + x + " against " + y;
+        break;
+      }
+      if (previous == "dump:") {
+        array = x;
+        index = 0;
+      }
+      previous = x;
+      continue;
+    }
+    previous.clear();
+    ++d.values;
+    const long long at = index++;
+    if (x == y || (std::isnan(fx) && std::isnan(fy))) continue;
+    if (std::fabs(fx - fy) <= absolute + relative * std::max(std::fabs(fx), std::fabs(fy))) continue;
+    if (static_cast<int>(d.first.size()) < listed) d.first.push_back(array + "[" + std::to_string(at) + "]: " + x + " against " + y);
+    ++d.differing;
+  }
+  return d;
+}
+
 std::string compare_polybench_dumps(const std::string& reference_path, const std::string& path) {
   std::ifstream a(reference_path), b(path);
   if (!a) return "no reference dump " + reference_path;
   if (!b) return "no dump " + path;
-  std::string x, y;
-  long long index = 0;
-  for (;; ++index) {
-    const bool more_a = static_cast<bool>(a >> x), more_b = static_cast<bool>(b >> y);
-    if (!more_a && !more_b) break;
-    if (more_a != more_b) return "the dumps differ in length (word " + std::to_string(index) + ")";
-    if (x == y) continue;
-    char* ex = nullptr;
-    char* ey = nullptr;
-    const double fx = std::strtod(x.c_str(), &ex), fy = std::strtod(y.c_str(), &ey);
-    const bool numbers = ex == x.c_str() + x.size() && ey == y.c_str() + y.size() && !x.empty() && !y.empty();
-    // Two decimals printed: a difference of one unit in the last place is rounding.
-    if (numbers && std::fabs(fx - fy) <= 0.0100001 + 1e-6 * std::max(std::fabs(fx), std::fabs(fy))) continue;
-    if (numbers && std::isnan(fx) && std::isnan(fy)) continue;
-    return "word " + std::to_string(index) + ": " + x + " against " + y;
-  }
-  if (index == 0) return "empty dumps";
-  return "";
+  return compare_polybench_dump_text(slurp(reference_path), slurp(path), 1e-6).describe();
 }
 
 PolycBenchResult run_polyc_bench(const PolycBenchOptions& options) {

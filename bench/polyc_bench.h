@@ -120,9 +120,22 @@ std::string add_harness_prelude(const std::string& source);
 std::string find_polybench_dir(const std::string& given);
 // The kernels of utilities/benchmark_list, as paths relative to the suite ("stencils/adi/adi.c").
 std::vector<std::string> polybench_kernels(const std::string& dir);
-// Compares two PolyBench array dumps: the same words, numbers within the dumps' printed
-// precision (2 decimals) or a relative 1e-6. Returns "" when they agree, else the first
-// difference.
+// Two PolyBench array dumps (POLYBENCH_DUMP_ARRAYS) compared word by word: the frame's words
+// ("begin dump: A", "end dump: A") equal, each number within `absolute` (the printed
+// precision: 2 decimals) plus `relative` of the larger magnitude; NaN matches NaN.
+struct DumpComparison {
+  long long values = 0;             // numbers compared
+  long long differing = 0;          // numbers outside the tolerance
+  std::string structure;            // why the dumps do not line up (length, frame), or ""
+  std::vector<std::string> first;   // the first differing numbers: "A[i]: expected against actual"
+  bool agree() const { return differing == 0 && structure.empty() && values > 0; }
+  // "" when they agree; else the count, the first differing values, the structural problem.
+  std::string describe() const;
+};
+DumpComparison compare_polybench_dump_text(const std::string& expected, const std::string& actual, double relative,
+                                           double absolute = 0.0100001, int listed = 3);
+// The files' dumps compared with a relative 1e-6 (double). Returns "" when they agree, else
+// the differences (DumpComparison::describe).
 std::string compare_polybench_dumps(const std::string& reference_path, const std::string& path);
 
 PolycBenchResult run_polyc_bench(const PolycBenchOptions& options);

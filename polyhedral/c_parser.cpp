@@ -398,6 +398,16 @@ class Parser {
         expect(")", "closing the cast");
         return Expr::make(Expr::Kind::kCast, type, {unary()}, t.loc);
       }
+      // `(NAME) operand` with a name and then a name or a number can only be a cast to a type
+      // this frontend cannot resolve (a typedef, PolyBench's DATA_TYPE): `(n) m` is no
+      // expression. `(NAME)(x)` and `(NAME) -x` stay parenthesised names (a call, a difference).
+      if (t.text == "(" && peek(1).kind == K::kIdent && peek(2).kind == K::kPunct && peek(2).text == ")" &&
+          (peek(3).kind == K::kIdent || peek(3).kind == K::kInt || peek(3).kind == K::kFloat) &&
+          peek(3).text != "sizeof") {
+        const std::string type = peek(1).text;
+        pos_ += 3;
+        return Expr::make(Expr::Kind::kCast, type, {unary()}, t.loc);
+      }
     }
     return postfix();
   }

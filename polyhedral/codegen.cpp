@@ -407,7 +407,7 @@ class Emitter {
     NameMap rename;
     const Statement* s = ok ? user_statement(body, rename) : nullptr;
     isl_ast_node_free(body);
-    std::optional<Update> update = s && statements.count(s->name) ? update_form(*s) : std::nullopt;
+    std::optional<Update> update = s && statements.count(s->name) && update_may_be_reordered(*s, scop_) ? update_form(*s) : std::nullopt;
     if (!update) return false;
     const std::string target = pz::poly::to_c(*s->lhs, rename);
     if (mentions(target, iterator)) return false;

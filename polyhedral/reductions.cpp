@@ -94,8 +94,54 @@ std::optional<Reduction> statement_reduction(const Statement& s) {
 
 namespace {
 
+enum class TypeClass { kInteger, kFloating, kUnknown };
+
+TypeClass type_class(const std::string& type) {
+  if (!is_named_type(type)) return TypeClass::kUnknown;
+  return type.find("float") != std::string::npos || type.find("double") != std::string::npos ? TypeClass::kFloating
+                                                                                              : TypeClass::kInteger;
+}
+
+}  // namespace
+
+bool update_may_be_reordered(const Statement& s, const Scop& scop) {
+  const auto u = update_form(s);
+  if (!u || !s.lhs) return false;
+  const Array* target = scop.array(s.lhs->text);
+  const TypeClass element = target ? type_class(target->element_type) : TypeClass::kUnknown;
+  if (element == TypeClass::kFloating) return true;
+  bool floating = false, unknown = false;
+  visit(std::make_shared<const Expr>(*u->operand), [&](const ExprPtr& x) {
+    switch (x->kind) {
+      case Expr::Kind::kFloat: floating = true; break;
+      case Expr::Kind::kCall: unknown = true; break;
+      case Expr::Kind::kCast: {
+        const TypeClass c = type_class(x->text);
+        floating = floating || c == TypeClass::kFloating;
+        unknown = unknown || c == TypeClass::kUnknown;
+        break;
+      }
+      case Expr::Kind::kAccess:
+      case Expr::Kind::kName: {
+        const Array* a = scop.array(x->text);
+        if (!a) break;  // an iterator or a size: an integer
+        const TypeClass c = type_class(a->element_type);
+        floating = floating || c == TypeClass::kFloating;
+        unknown = unknown || c == TypeClass::kUnknown;
+        break;
+      }
+      default: break;
+    }
+  });
+  // An integer element: every part an integer. An unknown one: PolyBench's DATA_TYPE updated
+  // by DATA_TYPE values is taken as one type; a known floating part or a call is refused.
+  return element == TypeClass::kInteger ? !floating && !unknown : !floating;
+}
+
+namespace {
+
 bool accumulates(const isl::schedule_node& band, int pos, const Statement& s, const Scop& scop) {
-  if (s.accesses.empty() || !s.accesses[0].write || !update_form(s)) return false;
+  if (s.accesses.empty() || !s.accesses[0].write || !update_may_be_reordered(s, scop)) return false;
   const isl::map& target = s.accesses[0].relation;
   if (access_stride(band, pos, target) != AccessStride::kInvariant) return false;
   // s -> s' where s' reads the element s updates, the update's own read of it excepted
@@ -136,7 +182,7 @@ std::optional<std::string> reduction_clause(const isl::schedule_node& band, cons
   std::map<std::string, std::optional<Reduction>> reductions;  // per statement below
   for (const auto& s : scop.statements) {
     if (!below.count(s.name)) continue;
-    auto r = reductions[s.name] = statement_reduction(s);
+    auto r = reductions[s.name] = update_may_be_reordered(s, scop) ? statement_reduction(s) : std::nullopt;
     if (r && !excluded.count(r->array)) {
       auto [it, fresh] = candidates.emplace(r->array, r->op);
       if (!fresh && it->second != r->op) excluded.insert(r->array);

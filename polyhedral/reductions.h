@@ -40,6 +40,13 @@ std::optional<Update> update_form(const Statement& statement);
 // An update whose e does not touch X at all.
 std::optional<Reduction> statement_reduction(const Statement& statement);
 
+// Whether `statement`'s update may be summed in another order: its element's type is a
+// floating one (reordering changes rounding only), or no part of e may be floating (integer
+// sums). An integer element updated by a floating value (`I[i] += F[i][k]`) is converted back
+// at every step, truncating toward zero, so no reordering keeps its value: refused, as where
+// the element's type is unknown (typeof_element) and e has a floating part or a call.
+bool update_may_be_reordered(const Statement& statement, const Scop& scop);
+
 // Scalar replacement of an innermost loop (cholesky's and lu's dot products,
 // `A[i][j] -= A[i][k] * A[j][k]` along k). The statements below `band` that may sum into a
 // scalar along member `pos`: updates of one element that stays the same along the loop,

@@ -67,6 +67,19 @@ TEST(Frontend, DefinesGiveConcreteSizesAndDeclarationsTypes) {
   EXPECT_TRUE(s.statements[0].domain.is_equal(isl::set(ctx.ctx(), "[N] -> { S0[i] : N = 16 and 0 <= i < 16 }")));
 }
 
+// `(NAME) name` and `(NAME) 2` are casts to a type the frontend cannot resolve (PolyBench's
+// `(DATA_TYPE)_PB_N` as written), printed as written; `(n)(x)` and `(n) - x` are not casts.
+TEST(Frontend, CastsToUnresolvedTypeNames) {
+  const std::string src = "void f(int n, double a[10]) {\n  int i;\n#pragma scop\n"
+                          "  for (i = 0; i < 10; i++)\n    a[i] = 1.0 / (DATA_TYPE)n + (real)2 + (n) - i;\n#pragma endscop\n}\n";
+  const PolycResult r = polyc(src, {});
+  EXPECT_NE(r.output.find("(DATA_TYPE)n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("(real)2"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("n - c0"), std::string::npos) << r.output;
+  // A cast in an affine position is no integer arithmetic the frontend knows.
+  EXPECT_THROW(polyc(wrap("for (i = 0; i < (T)N; i++) a[i] = 0;"), {}), FrontendError);
+}
+
 TEST(Frontend, RestOfFilePassesThroughUntouched) {
   std::string before = "/* head */\n#include <stdio.h>\nstatic double a[10];\nvoid f(void) {\n  int i;\n";
   std::string after = "  printf(\"%f\\n\", a[0]); /* #pragma scop in a comment */\n}\n";

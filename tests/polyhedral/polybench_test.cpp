@@ -1,9 +1,7 @@
-// PolyBench/C 4.2.1 through polyc: every kernel of the unmodified suite at MINI, preprocessed
-// and transformed by polyc (tile auto, parallel, vectorize), compiled and run on 2 threads;
-// its array dump must agree with gcc -O3 -ffp-contract=off's (within the dump's two printed
-// decimals), and polyc --no-reassociate, compiled with -ffp-contract=off too, must reproduce
-// that dump exactly. One polybench.o for all kernels. Skipped unless $POLYBENCH_DIR holds the suite. Also the
-// pieces that path needs, on small inputs: chained assignments, regions parsed after the
+// `bench polyc --suite polybench` on PolyBench/C 4.2.1 ($POLYBENCH_DIR, else the copy beside
+// this file): polyc's dumps checked against gcc -O3's at every dataset it times, a wrong kernel
+// refused (the whole suite's correctness matrix is polybench_matrix_test.cpp). Also the pieces
+// that path needs, on small inputs: chained assignments, regions parsed after the
 // preprocessor, run-time versions of parallel loops, passive waiting in standalone programs,
 // the cost model on known cases.
 #include <gtest/gtest.h>
@@ -13,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -28,17 +27,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
-TEST(PolyBench, EveryKernelAtMiniMatchesGcc) {
+// The suite: $POLYBENCH_DIR when set, else the copy beside this file.
+std::string suite_dir() {
   const char* dir = std::getenv("POLYBENCH_DIR");
-  if (!dir || !*dir || !fs::exists(fs::path(dir) / "utilities" / "polybench.h"))
-    GTEST_SKIP() << "PolyBench/C 4.2.1 not found: set POLYBENCH_DIR to the unpacked suite (the directory holding "
-                    "utilities/polybench.h) to run every PolyBench kernel through polyc at MINI"
-                 << (dir && *dir ? std::string(" ($POLYBENCH_DIR=") + dir + " has no utilities/polybench.h)" : "");
+  return dir && *dir ? dir : PZ_POLYBENCH_DIR;
+}
+
+// `bench polyc --suite polybench` compares every polyc variant's dump with gcc -O3's at every
+// dataset it times (the correctness matrix of the whole suite is polybench_matrix_test.cpp).
+// Here at MINI and SMALL, strict (polyc --no-reassociate matching gcc -ffp-contract=off word for
+// word): right kernels are timed, with a speedup.
+TEST(PolyBench, BenchChecksEveryDatasetItTimes) {
   bench::PolycBenchOptions o;
   o.suite = "polybench";
-  o.polybench_dir = dir;
-  o.datasets = {"MINI"};
-  o.variants = {"gcc", "polyc"};
+  o.polybench_dir = suite_dir();
+  o.datasets = {"MINI", "SMALL"};
+  o.kernels = {"atax", "syrk", "mvt"};
+  o.variants = {"gcc", "polyc-1t", "polyc"};
   o.repeats = 1;
   o.threads = 2;
   o.strict = true;
@@ -48,26 +53,77 @@ TEST(PolyBench, EveryKernelAtMiniMatchesGcc) {
       std::fprintf(stderr, "[%.1f] %s\n", std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(), line.c_str());
     };
   const bench::PolycBenchResult r = bench::run_polyc_bench(o);
-  EXPECT_EQ(r.kernels.size(), bench::polybench_kernels(dir).size());
+  ASSERT_EQ(r.kernels.size(), 6u);
   for (const auto& k : r.kernels) {
-    const bench::VariantRun* gcc = k.run("gcc");
-    ASSERT_NE(gcc, nullptr) << k.kernel;
-    EXPECT_TRUE(gcc->ok) << k.kernel << ": gcc -O3: " << gcc->error;
-    const bench::VariantRun* polyc = k.run("polyc");
-    ASSERT_NE(polyc, nullptr) << k.kernel;
-    EXPECT_TRUE(polyc->ok) << k.kernel << ": " << polyc->error;
+    for (const char* v : {"gcc", "polyc-1t", "polyc"}) {
+      const bench::VariantRun* run = k.run(v);
+      ASSERT_NE(run, nullptr) << k.kernel << " " << k.dataset << " " << v;
+      EXPECT_TRUE(run->ok) << k.kernel << " " << k.dataset << " " << v << ": " << run->error;
+    }
+    EXPECT_GT(k.speedup_over("gcc"), 0) << k.kernel << " " << k.dataset;
   }
   EXPECT_TRUE(r.polyc_ok);
 }
 
-// Repeats run round by round over the variants; each variant's time is the median of its runs.
-TEST(PolyBench, RepeatsAreInterleavedAndSummarised) {
-  const char* dir = std::getenv("POLYBENCH_DIR");
-  if (!dir || !*dir || !fs::exists(fs::path(dir) / "utilities" / "polybench.h"))
-    GTEST_SKIP() << "PolyBench/C 4.2.1 not found: set POLYBENCH_DIR to the unpacked suite";
+// A kernel whose dump polyc's build changes (its program prints one more value when compiled
+// with OpenMP, as polyc's output is) is WRONG at every dataset: no time, no speedup, left out
+// of the means, and the run fails (the command exits non-zero on polyc_ok == false).
+TEST(PolyBench, BenchRefusesToTimeAWrongKernel) {
+  const fs::path suite = suite_dir();
+  const fs::path dir = fs::temp_directory_path() / ("pz_pb_wrong_" + std::to_string(::getpid()));
+  const fs::path kernel_dir = dir / "stencils" / "jacobi-1d";
+  fs::create_directories(dir / "utilities");
+  fs::create_directories(kernel_dir);
+  for (const char* f : {"polybench.h", "polybench.c"}) fs::copy_file(suite / "utilities" / f, dir / "utilities" / f);
+  std::ofstream(dir / "utilities" / "benchmark_list") << "./stencils/jacobi-1d/jacobi-1d.c\n";
+  fs::copy_file(suite / "stencils" / "jacobi-1d" / "jacobi-1d.h", kernel_dir / "jacobi-1d.h");
+  std::string source = test_support::slurp(suite / "stencils" / "jacobi-1d" / "jacobi-1d.c");
+  const std::string begin = "POLYBENCH_DUMP_BEGIN(\"A\");";
+  ASSERT_NE(source.find(begin), std::string::npos);
+  source.replace(source.find(begin), begin.size(),
+                 begin + "\n#ifdef _OPENMP\n  fprintf(POLYBENCH_DUMP_TARGET, \"7.00 \");\n#endif\n");
+  std::ofstream(kernel_dir / "jacobi-1d.c") << source;
   bench::PolycBenchOptions o;
   o.suite = "polybench";
-  o.polybench_dir = dir;
+  o.polybench_dir = dir.string();
+  o.datasets = {"MINI", "SMALL"};
+  o.variants = {"gcc", "polyc-1t", "polyc"};
+  o.repeats = 1;
+  o.timeout_seconds = 60;
+  const bench::PolycBenchResult r = bench::run_polyc_bench(o);
+  EXPECT_FALSE(r.polyc_ok);
+  ASSERT_EQ(r.kernels.size(), 2u);
+  for (const auto& k : r.kernels) {
+    ASSERT_NE(k.run("gcc"), nullptr);
+    EXPECT_TRUE(k.run("gcc")->ok) << k.run("gcc")->error;
+    for (const char* v : {"polyc-1t", "polyc"}) {
+      const bench::VariantRun* run = k.run(v);
+      ASSERT_NE(run, nullptr) << k.dataset << " " << v;
+      EXPECT_FALSE(run->ok) << k.dataset << " " << v;
+      EXPECT_NE(run->error.find("output differs"), std::string::npos) << k.dataset << " " << v << ": " << run->error;
+      EXPECT_EQ(k.speedup_over("gcc", v), 0) << k.dataset << " " << v;
+    }
+  }
+  const std::string table = bench::format_polyc_table(r);
+  size_t wrong = 0;  // in the kernel's rows
+  std::istringstream lines(table);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("jacobi-1d ", 0) == 0)
+      for (size_t at = line.find(" WRONG"); at != std::string::npos; at = line.find(" WRONG", at + 1)) ++wrong;
+  EXPECT_EQ(wrong, 4u) << table;  // polyc-1t and polyc, at MINI and at SMALL
+  EXPECT_NE(table.find("POLYC FAILED OR GAVE WRONG OUTPUT"), std::string::npos) << table;
+  EXPECT_EQ(table.find("x ("), std::string::npos) << table;  // no geometric mean over a wrong kernel
+  const std::string json = bench::format_polyc_json(r);
+  EXPECT_EQ(json.find("\"speedup_over\""), std::string::npos) << json;
+  EXPECT_EQ(json.find("\"speedup_1t_over\""), std::string::npos) << json;
+  fs::remove_all(dir);
+}
+
+// Repeats run round by round over the variants; each variant's time is the median of its runs.
+TEST(PolyBench, RepeatsAreInterleavedAndSummarised) {
+  bench::PolycBenchOptions o;
+  o.suite = "polybench";
+  o.polybench_dir = suite_dir();
   o.datasets = {"MINI"};
   o.kernels = {"jacobi-1d"};
   o.variants = {"gcc", "polyc-1t"};

@@ -25,6 +25,45 @@ std::optional<Reduction> first_statement(const std::string& body) {
   return statement_reduction(s.statements.at(0));
 }
 
+// An integer element updated by a float truncates at every step: `I[0] += F[i]` with F of
+// -0.375 and 0.375 stays 0 in order, and summed in another order it need not. Such updates
+// are never reordered (no reduction clause, no vector accumulator); integer sums and floating
+// ones are, as are elements of unknown type updated by values of unknown type.
+TEST(Reductions, IntegerElementsUpdatedByFloatsAreNotReordered) {
+  auto reorderable = [](const std::string& body, const std::string& declarations) {
+    IslContext ctx;
+    Scop s = scop_of(ctx, body, declarations);
+    return update_may_be_reordered(s.statements.at(0), s);
+  };
+  const std::string decl = "int I[9], J[9][9]; float F[9], G[9][9]; double D[9]; real_t R[9], T[9][9];\n";
+  EXPECT_FALSE(reorderable("for (i = 0; i < 9; i++) I[0] += F[i];", decl));
+  EXPECT_FALSE(reorderable("for (i = 0; i < 9; i++) I[0] += J[i][0] * 0.5;", decl));
+  EXPECT_FALSE(reorderable("for (i = 0; i < 9; i++) I[0] += (double)J[i][0];", decl));
+  EXPECT_FALSE(reorderable("for (i = 0; i < 9; i++) I[0] += R[i];", decl));  // R may be a float
+  EXPECT_FALSE(reorderable("for (i = 0; i < 9; i++) R[0] += F[i];", decl));  // R may be an int
+  EXPECT_TRUE(reorderable("for (i = 0; i < 9; i++) I[0] += J[i][0] * i;", decl));
+  EXPECT_TRUE(reorderable("for (i = 0; i < 9; i++) F[0] += D[i] * I[i];", decl));
+  EXPECT_TRUE(reorderable("for (i = 0; i < 9; i++) R[0] += T[i][0] * R[i];", decl));
+  // And the program: printed as the source computes it, on two threads.
+  const std::string program =
+      "#include <stdio.h>\nstatic int I[64];\nstatic float F[64][300];\nint main(void) {\n  int i, k;\n"
+      "  for (i = 0; i < 64; i++) for (k = 0; k < 300; k++) F[i][k] = (float)((i * 7 + k * 3) % 13 - 6) * 0.375f;\n"
+      "#pragma scop\n  for (i = 0; i < 64; i++)\n    for (k = 0; k < 300; k++)\n      I[i] += F[i][k];\n#pragma endscop\n"
+      "  for (i = 0; i < 64; i++) printf(\"%d\\n\", I[i]);\n  return 0;\n}\n";
+  PolycOptions o;
+  o.parallel = o.vectorize = true;
+  o.min_parallel_work = 0;
+  o.cost_model = false;
+  const std::string out = polyc(program, o).output;
+  EXPECT_EQ(out.find("reduction("), std::string::npos) << out;
+  test_support::Workdir dir("int_float_sums");
+  const auto want = test_support::compile_and_run(dir.path(), "want", program, "-O1");
+  const auto got = test_support::compile_and_run(dir.path(), "got", out, "-O3 -march=native -fopenmp");
+  ASSERT_TRUE(want.ok) << want.error;
+  ASSERT_TRUE(got.ok) << got.error << "\n" << out;
+  EXPECT_EQ(want.output, got.output);
+}
+
 TEST(Reductions, RecognisesAssociativeUpdatesOfOneElement) {
   auto a = first_statement("for (i = 0; i < 9; i++) for (j = 0; j < 9; j++) s[j] = s[j] + r[i] * A[i][j];");
   ASSERT_TRUE(a);
