@@ -53,8 +53,20 @@ void GtpPlayer::fail(const std::string& what) {
 }
 
 void GtpPlayer::start_engine() {
-  engine_ = std::make_unique<GtpClient>(config_.command, config_.timeout_seconds, config_.stderr_log);
-  if (positional_ko_ && engine_->send("name") == "GNU Go") {
+  std::string engine_name;
+  try {
+    engine_ = std::make_unique<GtpClient>(config_.command, config_.timeout_seconds, config_.stderr_log);
+    engine_name = engine_->send("name");
+  } catch (const EngineFailure& failure) {
+    engine_.reset();
+    if (engine_answered_) throw;
+    // Never answered: a wrong command line, not a game lost.
+    throw util::UsageError("player '" + name_ + "': " + failure.what() +
+                           " before answering any command; check the command line (is the program installed? "
+                           "scripts/setup.sh installs gnugo and grhino)");
+  }
+  engine_answered_ = true;
+  if (positional_ko_ && engine_name == "GNU Go") {
     engine_.reset();
     throw util::UsageError("player '" + name_ +
                            "': GNU Go plays simple ko, so under this game's positional superko its moves may be "

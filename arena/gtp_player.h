@@ -19,7 +19,9 @@
 //    'genmove w': point a1 is occupied"). A failure met while mirroring a move (the
 //    engine refuses "play") is held and thrown at the engine's next choose_action: players
 //    never throw from observe_action. After a failure the engine is stopped and every later
-//    choose_action throws the same failure.
+//    choose_action throws the same failure. An engine that fails before it ever answered
+//    (GTP "name", the first command sent) is no game lost but a command line that does not
+//    run an engine: util::UsageError, so that a missing program never scores as wins.
 //
 // Games: Go and Hex (arena/gtp.h), and Othello on 8×8 only, the one size GTP Othello
 // engines play (GRhino's gtp-rhino refuses other sizes). Othello vertices are the game's own,
@@ -89,6 +91,7 @@ class GtpPlayer final : public Player {
   std::optional<std::vector<games::Action>> record_ = std::vector<games::Action>{};
   std::unique_ptr<GtpClient> engine_;
   std::optional<EngineFailure> failure_;
+  bool engine_answered_ = false;           // the engine has answered a command once
   int engine_moves_ = -1;                  // moves on the engine's board when in step with the game, else -1
   std::optional<games::Action> own_move_;  // the engine's last genmove, already on its board
 };

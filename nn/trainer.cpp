@@ -635,7 +635,14 @@ void Trainer::evaluate() {
     mo.threads = 1;
     mo.seed = config_.seed * 1000003ULL + static_cast<std::uint64_t>(step);
     const auto t0 = Clock::now();
-    const auto result = arena::play_match(*game_, mo);
+    arena::MatchResult result;
+    try {
+      result = arena::play_match(*game_, mo);
+    } catch (const util::UsageError& e) {  // an opponent that cannot play (an engine that does not start)
+      metrics_->write({{"kind", "eval_error"}, {"step", step}, {"opponent", matches[i].first}, {"error", e.what()}});
+      summary += "  vs " + matches[i].first + ": not played (" + e.what() + ")";
+      continue;
+    }
     const json line = {{"kind", "eval"},          {"step", step},          {"opponent", matches[i].first},
                        {"games", result.played()}, {"wins", result.wins},   {"draws", result.draws},
                        {"losses", result.losses}, {"score", result.score()}, {"seconds", seconds_since(t0)}};

@@ -61,6 +61,9 @@ expect_out "player 2 (mcts:model="
 expect_out "models/hex.pt,sims=400)"
 run "$pz" play --game hex:size=9 <<<$'quit\n'
 expect_out "player 2 (mcts:sims=800)"
+# A gtp player whose program does not exist is an error, never a match won by forfeits.
+expect_status 2 "$pz" match --game othello --p1 random --p2 'gtp:cmd=/nonexistent/engine' --games 2
+expect_err "is the program installed?"
 run "$pz" gtp --game hex:size=8,swap=false <<<$'genmove b\nboardsize 9\ngenmove b\nquit\n'
 [[ $status == 0 && $out != *"?"* ]] || fail "gtp with the default AI across board sizes: $out $err"
 
@@ -268,12 +271,17 @@ expect_status 2 "$pz" gtp --game connect4
 expect_err "speaks GTP for go and hex"
 expect_status 2 "$pz" gtp --game go --p human
 expect_err "cannot be 'human'"
-expect_status 0 "$pz" match --game go:size=5 --p1 "gtp:cmd=exit 3" --p2 random --games 2 --json
+# An engine that answered once and then dies forfeits its games; one that never answers is
+# a usage error, so that a wrong command line never scores as wins.
+dies="read l; printf '\075 x\n\n'; exit 3"  # answers "name", then exits
+expect_status 0 "$pz" match --game go:size=5 --p1 "gtp:cmd=$dies" --p2 random --games 2 --json
 expect_out '"forfeit_by":"p1"'
-expect_out "engine failure: gtp engine 'exit 3' exited (status 3)"
+expect_out "exited (status 3) on 'boardsize 5'"
 expect_out '"losses":2'
-expect_status 0 "$pz" match --game go:size=5 --p1 random --p2 "gtp:cmd=exit 3" --games 1
-expect_out "p2 engine failure: gtp engine 'exit 3' exited (status 3)"
+expect_status 0 "$pz" match --game go:size=5 --p1 random --p2 "gtp:cmd=$dies" --games 1
+expect_out "p2 engine failure: gtp engine '$dies' exited (status 3)"
+expect_status 2 "$pz" match --game go:size=5 --p1 "gtp:cmd=exit 3" --p2 random --games 1
+expect_err "before answering any command"
 expect_status 2 "$pz" match --game connect4 --p1 "gtp:cmd=gnugo" --p2 random
 expect_err "speaks GTP for go, hex and othello"
 

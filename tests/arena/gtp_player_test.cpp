@@ -82,9 +82,18 @@ TEST(GtpPlayer, AnEngineThatRefusesGenmoveOrAPlayLosesTheGame) {
   expect_forfeit(g, 1, "refused 'play b " + g.moves.at(0) + "': illegal move");
 }
 
-TEST(GtpPlayer, AnEngineThatCannotStartLosesTheGame) {
-  const GameResult g = one_game("go", "random", "gtp:cmd=/nonexistent/engine --mode gtp");
-  expect_forfeit(g, 1, "gtp engine '/nonexistent/engine --mode gtp' exited (status 127)");
+// A command that runs no engine is the user's mistake, not a game the engine lost: counted
+// as forfeits it would score a missing program as wins.
+TEST(GtpPlayer, AnEngineThatNeverAnswersIsAUsageError) {
+  try {
+    one_game("go", "random", "gtp:cmd=/nonexistent/engine --mode gtp");
+    FAIL() << "a command that runs no engine played a game";
+  } catch (const util::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("gtp engine '/nonexistent/engine --mode gtp' exited (status 127)"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("is the program installed?"), std::string::npos) << e.what();
+  }
 }
 
 TEST(GtpPlayer, AGoodEngineFollowsTheGameToItsEnd) {
