@@ -69,7 +69,11 @@ LearnerConfig learner_config(const TrainConfig& config) {
 
 void check_train_config(const TrainConfig& config) {
   const auto game = games::make_game(config.game);
-  Learner learner(*game, learner_config(config), config.seed);
+  // The network, optimiser and schedule are the same with either backend (learner.h); the
+  // torch one checks them without generating and compiling the poly kernels (tens of seconds).
+  LearnerConfig checked = learner_config(config);
+  checked.backend = "torch";
+  Learner learner(*game, checked, config.seed);
   for (std::size_t i = 0; i < config.eval_opponents.size(); ++i) {
     try {
       arena::make_player(config.eval_opponents[i], *game, config.seed);
