@@ -21,14 +21,6 @@ using nlohmann::json;
 constexpr std::size_t kMaxFileBytes = 4 << 20;
 constexpr std::size_t kMaxArgBytes = 100 << 10;  // below Linux's 128 KiB limit on one argument
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cli_fuzz: cannot read seed input " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 std::vector<fs::path> sorted_files(const fs::path& dir, const std::string& extension) {
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir))
@@ -343,6 +335,14 @@ FuzzCase game_case(Mutator& m) {
 
 }  // namespace
 
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cli_fuzz: cannot read seed input " + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 const std::vector<std::string>& target_names() {
   static const std::vector<std::string> names = {"polyc",  "report-net", "lr",   "train-config",  "train-set",
                                                  "player", "game",       "analyze", "gtp", "http",
@@ -353,11 +353,11 @@ const std::vector<std::string>& target_names() {
 Corpus load_corpus(const std::string& source_dir) {
   Corpus corpus;
   const fs::path root(source_dir);
-  for (const auto& path : sorted_files(root / "tests/polyhedral/kernels", ".c")) corpus.c_sources.push_back(read_file(path));
+  for (const auto& path : sorted_files(root / "tests/polyhedral/kernels", ".c")) corpus.c_sources.push_back(read_file(path.string()));
   for (const auto& source : builtin_c_sources()) corpus.c_sources.push_back(source);
   corpus.lr_configs = builtin_lr_configs();
   for (const auto& path : sorted_files(root / "configs", ".json")) {
-    corpus.train_configs.push_back(read_file(path));
+    corpus.train_configs.push_back(read_file(path.string()));
     // configs/<game>.json, or configs/<game>-<variant>.json (connect4-2h.json)
     const std::string stem = path.stem().string();
     corpus.train_config_games.push_back(stem.substr(0, stem.find('-')));

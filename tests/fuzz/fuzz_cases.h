@@ -41,6 +41,9 @@ struct Corpus {
 // Reads the corpus from the source tree; throws std::runtime_error naming a missing file.
 Corpus load_corpus(const std::string& source_dir);
 
+// A seed file's bytes; throws std::runtime_error naming a file that cannot be read.
+std::string read_file(const std::string& path);
+
 // What an `http` case sends to the server it starts (`polyzero serve --port=0 ...`, its
 // args): raw HTTP/1.1 requests, each on a connection of its own, in which @SESSION@ stands
 // for the id of a session the driver created and @HOST@ for the server's host:port; then

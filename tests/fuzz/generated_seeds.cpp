@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace pz::fuzz {
@@ -11,13 +9,6 @@ namespace pz::fuzz {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 void run_or_throw(const std::string& program, const std::vector<std::string>& args, const fs::path& dir,
                   const ChildLimits& limits) {
@@ -55,15 +46,15 @@ void add_generated_seeds(Corpus& corpus, const std::string& program, const std::
     if (entry.is_regular_file()) files.push_back(entry.path());
   std::sort(files.begin(), files.end());  // directory order is not deterministic
   for (const auto& path : files)
-    corpus.run_files.push_back({fs::relative(path, dir / "run").string(), read_file(path)});
-  corpus.model = read_file(dir / "run/models/latest.pt");
+    corpus.run_files.push_back({fs::relative(path, dir / "run").string(), read_file(path.string())});
+  corpus.model = read_file((dir / "run/models/latest.pt").string());
 
   corpus.record_game = "tictactoe";
   run_or_throw(program,
                {"tournament", "--game=tictactoe", "--players", "random", "uct:sims=10", "--games=4", "--seed=1",
                 "--db=record.sqlite", "-q"},
                dir, limits);
-  corpus.record = read_file(dir / "record.sqlite");
+  corpus.record = read_file((dir / "record.sqlite").string());
   if (corpus.model.empty() || corpus.record.empty())
     throw std::runtime_error("cli_fuzz: the seed run wrote no model or no record in " + dir.string());
 }
