@@ -74,7 +74,10 @@ void check_train_config(const TrainConfig& config) {
   LearnerConfig checked = learner_config(config);
   checked.backend = "torch";
   Learner learner(*game, checked, config.seed);
-  for (std::size_t i = 0; i < config.eval_opponents.size(); ++i) {
+  // Opponents are built only when evaluations run: `eval.every_steps=0` turns them off, so a
+  // recipe's 8x8-only engine does not stop the same recipe on another board size.
+  const std::size_t opponents = config.eval_every_steps > 0 ? config.eval_opponents.size() : 0;
+  for (std::size_t i = 0; i < opponents; ++i) {
     try {
       arena::make_player(config.eval_opponents[i], *game, config.seed);
     } catch (const util::UsageError& e) {
