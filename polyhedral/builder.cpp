@@ -49,6 +49,7 @@ class Lowering {
       a.name = name;
       a.rank = rank;
       if (auto it = opt_.element_types.find(name); it != opt_.element_types.end()) a.element_type = spelled_type(it->second, name, rank);
+      if (auto it = opt_.type_names.find(name); it != opt_.type_names.end()) a.type_name = it->second;
       if (auto it = opt_.declared_extents.find(name); it != opt_.declared_extents.end() &&
                                                     static_cast<int>(it->second.size()) == rank)
         a.declared_extents = it->second;
@@ -300,6 +301,7 @@ Scop lower(isl::ctx ctx, const LoopNode& root, const LowerOptions& options) {
     Array removed;
     removed.name = name;
     if (auto it = options.element_types.find(name); it != options.element_types.end()) removed.element_type = spelled_type(it->second, name, 0);
+    if (auto it = options.type_names.find(name); it != options.type_names.end()) removed.type_name = it->second;
     scop.removed_scalars.push_back(removed);
   }
   scop.notes = std::move(notes);

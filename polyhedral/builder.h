@@ -36,6 +36,9 @@ struct LowerOptions {
   // spelled `__typeof__(A[0][0])`, with one [0] per subscript, so that a temporary takes the
   // element's exact type. A name without an entry (the builder API's) is a double.
   std::map<std::string, std::string> element_types;
+  // array -> the type name its declaration spells where element_types has "" (`DATA_TYPE`,
+  // `real_t`, `struct cell`): arrays of one such name have one type, of two names maybe not.
+  std::map<std::string, std::string> type_names;
   std::vector<std::string> declared_params;          // params in declaration order first
   // array -> the C text of each extent as declared ("double A[N][N + 1]": {"N", "N + 1"})
   std::map<std::string, std::vector<std::string>> declared_extents;

@@ -110,6 +110,7 @@ class DeclarationScan {
       const std::string& name = tokens[i].text;
       const auto type = types_.find(name);
       options.element_types.emplace(name, type != types_.end() ? type->second : "");  // "": not known
+      if (auto spelled = type_names_.find(name); spelled != type_names_.end()) options.type_names.emplace(*spelled);
       if (auto it = extents_.find(name); it != extents_.end() && !it->second.empty()) {
         options.declared_extents.insert(*it);
         for (const std::string& extent : it->second) add_defines_in(extent, options.extent_constants);
@@ -178,14 +179,21 @@ class DeclarationScan {
       return;
     }
     if (specifiers_) {
-      declaration_ = Declaration{specifiers_->known ? specifiers_->type : "", specifiers_->parens};
+      declaration_ = Declaration{specifiers_->known ? specifiers_->type : "", specifiers_->known ? "" : specifiers_->name,
+                                 specifiers_->parens};
       specifiers_.reset();
       declare(word, tokens, at);
     } else if (declaration_ && parens_ == declaration_->parens && after_comma(tokens, at)) {
       declare(word, tokens, at);  // `double a, *b`
     } else if (declaration_ && declaration_->type.empty() && parens_ > declaration_->parens) {
       types_[word] = "";  // an argument of the macro that declares it
+      set_type_name(word);
     }
+  }
+
+  void set_type_name(const std::string& name) {
+    if (declaration_->name.empty()) type_names_.erase(name);
+    else type_names_[name] = declaration_->name;
   }
 
   // Whether a `,` comes before the declarator name at `at`, past its `*`s and qualifiers.
@@ -196,26 +204,32 @@ class DeclarationScan {
 
   // A specifier inside parentheses the pending ones stand outside of begins a parameter's.
   void add_specifier(const std::string& word, bool known) {
-    if (!specifiers_ || specifiers_->parens != parens_) specifiers_ = Specifiers{"", true, parens_};
+    if (!specifiers_ || specifiers_->parens != parens_) specifiers_ = Specifiers{"", "", true, parens_};
     specifiers_->known = specifiers_->known && known;
     if (is_type_keyword(word)) specifiers_->type += (specifiers_->type.empty() ? "" : " ") + word;
+    if (!is_qualifier(word)) specifiers_->name += (specifiers_->name.empty() ? "" : " ") + word;
   }
 
   void declare(const std::string& name, const std::vector<Token>& tokens, size_t at) {
     types_[name] = declaration_->type;
+    set_type_name(name);
     if (parens_ == declaration_->parens) extents_[name] = bracketed_extents(tokens, at + 1);
   }
 
-  // The specifiers of a declaration being read: their type keywords in order, and whether
-  // all of them are keywords (`known`). `parens` is the nesting they stand at.
+  // The specifiers of a declaration being read: their type keywords in order, every word
+  // but the qualifiers in order (`name`: "DATA_TYPE", "struct cell"), and whether all of
+  // them are keywords (`known`). `parens` is the nesting they stand at.
   struct Specifiers {
     std::string type;
+    std::string name;
     bool known = true;
     int parens = 0;
   };
-  // The declaration whose names are being read: their type ("" = not known).
+  // The declaration whose names are being read: their type ("" = not known), and the name
+  // of an unknown one as spelled.
   struct Declaration {
     std::string type;
+    std::string name;
     int parens = 0;
   };
 
@@ -226,6 +240,7 @@ class DeclarationScan {
   bool in_initializer_ = false;
   int initializer_braces_ = 0;
   std::map<std::string, std::string> types_;
+  std::map<std::string, std::string> type_names_;  // where types_ is "": the type's name as spelled
   std::map<std::string, long long> defines_;
   std::map<std::string, std::vector<std::string>> extents_;
 };

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "polyhedral/c_parser.h"
 #include "polyhedral/dependences.h"
 #include "polyhedral/expr.h"
 #include "polyhedral/isl_context.h"
@@ -96,10 +97,18 @@ namespace {
 
 enum class TypeClass { kInteger, kFloating, kUnknown };
 
+// Known only where every word is an arithmetic type keyword (or const, volatile): a cast's
+// `(acc_t)` or `(DATA_TYPE)` names a type that may be an int or a float.
 TypeClass type_class(const std::string& type) {
   if (!is_named_type(type)) return TypeClass::kUnknown;
-  return type.find("float") != std::string::npos || type.find("double") != std::string::npos ? TypeClass::kFloating
-                                                                                              : TypeClass::kInteger;
+  std::istringstream words(type);
+  bool floating = false;
+  for (std::string w; words >> w;) {
+    if (w == "const" || w == "volatile") continue;
+    if (!is_type_keyword(w)) return TypeClass::kUnknown;
+    floating = floating || w == "float" || w == "double";
+  }
+  return floating ? TypeClass::kFloating : TypeClass::kInteger;
 }
 
 }  // namespace
@@ -110,32 +119,32 @@ bool update_may_be_reordered(const Statement& s, const Scop& scop) {
   const Array* target = scop.array(s.lhs->text);
   const TypeClass element = target ? type_class(target->element_type) : TypeClass::kUnknown;
   if (element == TypeClass::kFloating) return true;
-  bool floating = false, unknown = false;
+  const std::string element_name = target ? target->type_name : "";
+  // Parts of a floating type, and parts of an unknown type other than the element's own
+  // (a call, or a type name the element's declaration does not spell).
+  bool floating = false, foreign = false;
+  auto part = [&](const std::string& type, const std::string& name) {
+    const TypeClass c = type_class(type);
+    floating = floating || c == TypeClass::kFloating;
+    foreign = foreign || (c == TypeClass::kUnknown && (name.empty() || name != element_name));
+  };
   visit(std::make_shared<const Expr>(*u->operand), [&](const ExprPtr& x) {
     switch (x->kind) {
       case Expr::Kind::kFloat: floating = true; break;
-      case Expr::Kind::kCall: unknown = true; break;
-      case Expr::Kind::kCast: {
-        const TypeClass c = type_class(x->text);
-        floating = floating || c == TypeClass::kFloating;
-        unknown = unknown || c == TypeClass::kUnknown;
-        break;
-      }
+      case Expr::Kind::kCall: foreign = true; break;
+      case Expr::Kind::kCast: part(x->text, x->text); break;
       case Expr::Kind::kAccess:
       case Expr::Kind::kName: {
         const Array* a = scop.array(x->text);
-        if (!a) break;  // an iterator or a size: an integer
-        const TypeClass c = type_class(a->element_type);
-        floating = floating || c == TypeClass::kFloating;
-        unknown = unknown || c == TypeClass::kUnknown;
+        if (a) part(a->element_type, a->type_name);  // else an iterator or a size: an integer
         break;
       }
       default: break;
     }
   });
-  // An integer element: every part an integer. An unknown one: PolyBench's DATA_TYPE updated
-  // by DATA_TYPE values is taken as one type; a known floating part or a call is refused.
-  return element == TypeClass::kInteger ? !floating && !unknown : !floating;
+  // An integer element, or an unknown one, updated by integers and by values of the
+  // element's own type name (PolyBench's DATA_TYPE by DATA_TYPE), whatever that type is.
+  return !floating && !foreign;
 }
 
 namespace {

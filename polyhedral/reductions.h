@@ -43,8 +43,11 @@ std::optional<Reduction> statement_reduction(const Statement& statement);
 // Whether `statement`'s update may be summed in another order: its element's type is a
 // floating one (reordering changes rounding only), or no part of e may be floating (integer
 // sums). An integer element updated by a floating value (`I[i] += F[i][k]`) is converted back
-// at every step, truncating toward zero, so no reordering keeps its value: refused, as where
-// the element's type is unknown (typeof_element) and e has a floating part or a call.
+// at every step, truncating toward zero, so no reordering keeps its value: refused. An
+// element whose type is unknown (typeof_element) is reordered only where every part of e is
+// an integer or of the type name its own declaration spells (Array::type_name): `DATA_TYPE`
+// by `DATA_TYPE` is one type, whatever it is; `acc_t` by `real_t`, a call or a floating
+// constant may be an int updated by a float.
 bool update_may_be_reordered(const Statement& statement, const Scop& scop);
 
 // Scalar replacement of an innermost loop (cholesky's and lu's dot products,

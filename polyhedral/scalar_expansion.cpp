@@ -357,12 +357,14 @@ class Expander {
       }
       extents_[c.array] = dims;
       types_[c.array] = original->element_type;  // the scalar's or the array's, as the program spells it
+      if (!original->type_name.empty()) type_names_[c.array] = original->type_name;
       choices.push_back(c);
     }
     if (!becomes_parallel(inside, depth)) {
       for (const Choice& c : choices) {
         extents_.erase(c.array);
         types_.erase(c.array);
+        type_names_.erase(c.array);
         used_.erase(c.array);
       }
       chosen_.erase(&loop);
@@ -434,6 +436,7 @@ class Expander {
     LowerOptions o = options_;
     for (const auto& [array, dims] : extents_) {
       o.element_types[array] = types_.at(array);
+      if (auto it = type_names_.find(array); it != type_names_.end()) o.type_names[array] = it->second;
       o.declared_extents[array] = dims;
     }
     return o;
@@ -525,6 +528,7 @@ class Expander {
   std::map<std::string, std::vector<std::string>> extents_;  // a new array's extents
   Path path_;  // the ancestors of the node visited
   std::map<std::string, std::string> types_;
+  std::map<std::string, std::string> type_names_;  // of the expanded arrays whose types_ is a __typeof__
   std::vector<std::string> guards_;
   long long bytes_ = 0;
 };

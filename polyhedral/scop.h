@@ -39,6 +39,9 @@ struct Array {
   // As declared in the source, or spelled by typeof_element where the frontend could not
   // name it: the type every temporary of an element is declared with.
   std::string element_type = "double";
+  // The type's name as the declaration spells it where the frontend could not resolve it
+  // ("DATA_TYPE", "real_t"); empty where element_type names the type or nothing was declared.
+  std::string type_name;
   int rank = 0;                         // 0 = scalar
   // The C text of each extent where the frontend found the declaration with `rank` of them
   // ("double A[N][N + 1]": {"N", "N + 1"}); empty when not (a pointer, the builder API).

@@ -175,7 +175,8 @@ class ProgramGen {
 // S, X and Y spelled by a keyword, a typedef or a macro (float, double, int or long long, values
 // that every order of the sums adds exactly), and, each at random:
 //   - a mixed int/float reduction: I[i] += F[i][k], an int updated by floats of both signs,
-//     so each step truncates toward zero and no reordering keeps the result;
+//     so each step truncates toward zero and no reordering keeps the result; I and F spelled
+//     by keywords, by two typedefs or by two macros (two names polyc cannot resolve);
 //   - an overflow-sensitive sum: unsigned short H[i] += U[i][k] * 251u wraps at 2^16 and is
 //     read back (Q[i] = H[i] % 97u), so a wider accumulator shows;
 //   - a long long sum of products past 2^32: L[i] += (long long)U[i][k] * 4099, so a 32-bit
@@ -195,8 +196,13 @@ class TypedProgramGen {
     p << "#include <stdio.h>\n";
     if (spelling == 1) p << "typedef " << type << " elem_t;\n";
     if (spelling == 2) p << "#define ELEM " << type << "\n";
+    const int mixed_spelling = pick(0, 2);  // keyword, typedef, macro
+    const std::string int_name = mixed_spelling == 0 ? "int" : mixed_spelling == 1 ? "acc_t" : "ACC";
+    const std::string float_name = mixed_spelling == 0 ? "float" : mixed_spelling == 1 ? "val_t" : "VAL";
+    if (mixed_spelling == 1) p << "typedef int acc_t;\ntypedef float val_t;\n";
+    if (mixed_spelling == 2) p << "#define ACC int\n#define VAL float\n";
     p << "#define N " << n << "\n#define M " << m << "\n";
-    p << "static " << name << " S[N], X[N][M], Y[M];\nstatic int I[N];\nstatic float F[N][M];\n"
+    p << "static " << name << " S[N], X[N][M], Y[M];\nstatic " << int_name << " I[N];\nstatic " << float_name << " F[N][M];\n"
       << "static unsigned short H[N];\nstatic unsigned U[N][M], Q[N];\nstatic long long L[N];\n";
     p << "int main(void) {\n  int i, k;\n";
     p << "  for (i = 0; i < N; i++) {\n    S[i] = (" << name << ")(i % 5);\n    I[i] = i - 3;\n    H[i] = (unsigned short)(i * 977);\n"

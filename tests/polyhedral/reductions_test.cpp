@@ -25,6 +25,29 @@ std::optional<Reduction> first_statement(const std::string& body) {
   return statement_reduction(s.statements.at(0));
 }
 
+// `I[i] += F[i][k]` over k, I an int and F a float of `declarations`, with F's values of
+// both signs: polyc --parallel --vectorize (no cost model) adds no reduction clause, and the
+// program prints what the source computes.
+void expect_sum_kept_in_order(const std::string& declarations, const std::string& name) {
+  const std::string program =
+      "#include <stdio.h>\n" + declarations + "int main(void) {\n  int i, k;\n"
+      "  for (i = 0; i < 64; i++) for (k = 0; k < 300; k++) F[i][k] = (float)((i * 7 + k * 3) % 13 - 6) * 0.375f;\n"
+      "#pragma scop\n  for (i = 0; i < 64; i++)\n    for (k = 0; k < 300; k++)\n      I[i] += F[i][k];\n#pragma endscop\n"
+      "  for (i = 0; i < 64; i++) printf(\"%d\\n\", I[i]);\n  return 0;\n}\n";
+  PolycOptions o;
+  o.parallel = o.vectorize = true;
+  o.min_parallel_work = 0;
+  o.cost_model = false;
+  const std::string out = polyc(program, o).output;
+  EXPECT_EQ(out.find("reduction("), std::string::npos) << out;
+  test_support::Workdir dir(name);
+  const auto want = test_support::compile_and_run(dir.path(), "want", program, "-O1");
+  const auto got = test_support::compile_and_run(dir.path(), "got", out, "-O3 -march=native -fopenmp");
+  ASSERT_TRUE(want.ok) << want.error;
+  ASSERT_TRUE(got.ok) << got.error << "\n" << out;
+  EXPECT_EQ(want.output, got.output);
+}
+
 // An integer element updated by a float truncates at every step: `I[0] += F[i]` with F of
 // -0.375 and 0.375 stays 0 in order, and summed in another order it need not. Such updates
 // are never reordered (no reduction clause, no vector accumulator); integer sums and floating
@@ -44,24 +67,25 @@ TEST(Reductions, IntegerElementsUpdatedByFloatsAreNotReordered) {
   EXPECT_TRUE(reorderable("for (i = 0; i < 9; i++) I[0] += J[i][0] * i;", decl));
   EXPECT_TRUE(reorderable("for (i = 0; i < 9; i++) F[0] += D[i] * I[i];", decl));
   EXPECT_TRUE(reorderable("for (i = 0; i < 9; i++) R[0] += T[i][0] * R[i];", decl));
+  // Unknown types by name: one name is one type; two names, a call or a constant may not be.
+  const std::string named = decl + "acc_t A[9]; DATA_TYPE POLYBENCH_1D(P, 9, n), Q[9];\n";
+  EXPECT_FALSE(reorderable("for (i = 0; i < 9; i++) A[0] += R[i];", named));
+  EXPECT_FALSE(reorderable("for (i = 0; i < 9; i++) R[0] += (acc_t)J[i][0];", named));
+  EXPECT_FALSE(reorderable("for (i = 0; i < 9; i++) R[0] += f(T[i][0]);", named));
+  EXPECT_FALSE(reorderable("for (i = 0; i < 9; i++) R[0] += T[i][0] * 2.0;", named));
+  EXPECT_TRUE(reorderable("for (i = 0; i < 9; i++) R[0] += (real_t)J[i][0] * T[i][0];", named));
+  EXPECT_TRUE(reorderable("for (i = 0; i < 9; i++) A[0] += A[i] * J[i][0];", named));
+  EXPECT_TRUE(reorderable("for (i = 0; i < 9; i++) P[0] += Q[i] * P[i];", named));
+  EXPECT_FALSE(reorderable("for (i = 0; i < 9; i++) P[0] += R[i];", named));
   // And the program: printed as the source computes it, on two threads.
-  const std::string program =
-      "#include <stdio.h>\nstatic int I[64];\nstatic float F[64][300];\nint main(void) {\n  int i, k;\n"
-      "  for (i = 0; i < 64; i++) for (k = 0; k < 300; k++) F[i][k] = (float)((i * 7 + k * 3) % 13 - 6) * 0.375f;\n"
-      "#pragma scop\n  for (i = 0; i < 64; i++)\n    for (k = 0; k < 300; k++)\n      I[i] += F[i][k];\n#pragma endscop\n"
-      "  for (i = 0; i < 64; i++) printf(\"%d\\n\", I[i]);\n  return 0;\n}\n";
-  PolycOptions o;
-  o.parallel = o.vectorize = true;
-  o.min_parallel_work = 0;
-  o.cost_model = false;
-  const std::string out = polyc(program, o).output;
-  EXPECT_EQ(out.find("reduction("), std::string::npos) << out;
-  test_support::Workdir dir("int_float_sums");
-  const auto want = test_support::compile_and_run(dir.path(), "want", program, "-O1");
-  const auto got = test_support::compile_and_run(dir.path(), "got", out, "-O3 -march=native -fopenmp");
-  ASSERT_TRUE(want.ok) << want.error;
-  ASSERT_TRUE(got.ok) << got.error << "\n" << out;
-  EXPECT_EQ(want.output, got.output);
+  expect_sum_kept_in_order("static int I[64];\nstatic float F[64][300];\n", "int_float_sums");
+}
+
+// The same sum with both types behind names polyc cannot resolve: `acc_t` and `val_t` are
+// two names, so possibly an int and a float (they are), and the sum keeps its order.
+TEST(Reductions, ElementsOfOneUnknownTypeUpdatedByAnotherAreNotReordered) {
+  expect_sum_kept_in_order("typedef int acc_t;\ntypedef float val_t;\nstatic acc_t I[64];\nstatic val_t F[64][300];\n",
+                           "typedef_int_float_sums");
 }
 
 TEST(Reductions, RecognisesAssociativeUpdatesOfOneElement) {
@@ -185,12 +209,15 @@ TEST(Reductions, InnermostSumsIntoOneElementRunInAVectorisedScalar) {
 }
 
 TEST(Reductions, NoScalarSumWhereTheLoopReadsItsElementOrIsNoSum) {
-  auto accumulates = [](const std::string& body, PolycOptions o = source_order_vectorized()) {
-    return polyc("#pragma scop\n" + body + "\n#pragma endscop\n", o).output.find("pz_acc") != std::string::npos;
+  auto accumulates = [](const std::string& body, PolycOptions o = source_order_vectorized(),
+                        const std::string& declarations = "double x[20], y[20], A[20][20], B[20];\n") {
+    return polyc(declarations + "#pragma scop\n" + body + "\n#pragma endscop\n", o).output.find("pz_acc") != std::string::npos;
   };
   EXPECT_TRUE(accumulates("for (i = 0; i < 20; i++) for (k = 0; k < i; k++) x[i] += A[i][k] * x[k];"));
+  // Arrays of no declaration the file shows: their types may be an int and a float.
+  EXPECT_FALSE(accumulates("for (i = 0; i < 20; i++) for (k = 0; k < i; k++) x[i] += A[i][k] * x[k];", source_order_vectorized(), ""));
   // A scalar whose name begins other names: only the scalar itself becomes the accumulator.
-  const std::string scalar = polyc("#pragma scop\nfor (i = 0; i < 20; i++) for (k = 0; k < 20; k++) s += sa[k] * s2[i];\n"
+  const std::string scalar = polyc("double s, sa[20], s2[20];\n#pragma scop\nfor (i = 0; i < 20; i++) for (k = 0; k < 20; k++) s += sa[k] * s2[i];\n"
                                    "#pragma endscop\n", source_order_vectorized()).output;
   EXPECT_NE(scalar.find("pz_acc += sa[c1] * s2[c0];"), std::string::npos) << scalar;
   EXPECT_NE(scalar.find("s = pz_acc;"), std::string::npos) << scalar;
@@ -214,7 +241,8 @@ TEST(Reductions, SumsAccumulateUnderAParallelLoopAndInTheSerialVersion) {
   PolycOptions o = source_order_vectorized();
   o.parallel = true;
   const std::string out =
-      polyc("#pragma scop\nfor (i = 0; i < n; i++) for (k = 0; k < n; k++) x[i] += A[i][k] * B[k];\n#pragma endscop\n", o)
+      polyc("void f(int n, double x[n], double A[n][n], double B[n]) {\n#pragma scop\n"
+            "for (i = 0; i < n; i++) for (k = 0; k < n; k++) x[i] += A[i][k] * B[k];\n#pragma endscop\n}\n", o)
           .output;
   const std::size_t fork = out.find("#pragma omp parallel for");
   ASSERT_NE(fork, std::string::npos) << out;
