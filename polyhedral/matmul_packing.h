@@ -49,7 +49,7 @@ struct MatmulPackingOptions {
   int accumulator_vectors = 24;  // of 32 vector registers: the m_r x n_r block of X
   int vectors_per_row = 3;     // n_r = 3 vectors; m_r = accumulator_vectors / 3 / terms
   // m_c at most this many m_r slivers: a larger L block costs a first call page faults on
-  // its buffer and gains nothing once R's sliver is reused this often (docs/BENCHMARKS.md).
+  // its buffer and gains nothing once R's sliver is reused this often.
   int max_slivers_per_block = 12;
   // R's k_c x n_r sliver is packed (contiguous, so the micro-kernel streams it from L1
   // without set conflicts or page crossings, as BLIS packs it) when the L block it serves
