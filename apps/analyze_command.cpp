@@ -8,6 +8,8 @@
 // Answer: {"id", "move", "to_move", "win_probability", "value", "proven", "proven_result",
 //          "simulations", "visits", "seconds", "moves": [{"move", "prior", "visits",
 //          "share", "value", "win_probability", "proven_result"}], "pv"}
+//          ("pv": the most visited line, cut below mcts::kPvMinVisits visits, as the play
+//          page and `polyzero play` cut it: mcts/report.h)
 // A bad query is answered {"id", "error"} and the engine goes on.
 #include <nlohmann/json.hpp>
 

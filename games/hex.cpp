@@ -278,7 +278,10 @@ std::string HexState::serialize() const {
 GameEntry hex_entry() {
   util::OptionSchema options;
   options.add_int("size", 11, "board side (cells per edge)", HexGame::kMinSize, HexGame::kMaxSize)
-      .add_bool("swap", true, "swap rule: White's second move may take over Black's first stone (mirrored)");
+      .add_bool("swap", true,
+                "swap rule: as the game's second move, the second player may play 'swap': the first player's "
+                "stone is removed, one of the second player's goes on its mirror cell (row and column "
+                "exchanged), and the first player moves again");
   return {"hex", "Hex", Family::kBoard, "connect your two sides of a rhombus; no draws", std::move(options),
           [](const util::OptionSchema::Values& v, const util::Spec& spec) -> std::shared_ptr<const Game> {
             return std::make_shared<HexGame>(spec, v.get_int("size"), v.get_bool("swap"));

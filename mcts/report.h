@@ -10,6 +10,18 @@
 
 namespace pz::mcts {
 
+// The principal variation (ChildReport::pv) starts with the root child's own move and then
+// follows, at each node, the most visited child — but only while that child has at least
+// kPvMinVisits visits. A node visited once was expanded and evaluated but never searched
+// below, so its "most visited" child is merely the first in board order; the line stops
+// there rather than print such noise. This one rule is used by every view of a search:
+// the play page's "pv" (server/thinking.cpp), `polyzero analyze`, and the terminal
+// summary of `polyzero play` and `--verbose` (SearchReport::summary, to_string).
+inline constexpr std::int32_t kPvMinVisits = 2;
+
+// Whether the principal variation continues into a child visited `visits` times.
+constexpr bool pv_continues_into(std::int32_t visits) { return visits >= kPvMinVisits; }
+
 struct ChildReport {
   games::Action action = games::kInvalidAction;
   std::int32_t visits = 0;
@@ -19,7 +31,7 @@ struct ChildReport {
   float prior = 0;          // after root noise, if any
   bool proven = false;
   double proven_value = 0;  // exact value for the player choosing, when proven
-  std::vector<games::Action> pv;  // this child's action, then the most visited line below it
+  std::vector<games::Action> pv;  // this child's action, then the most visited line below it (kPvMinVisits)
 };
 
 struct SearchReport {

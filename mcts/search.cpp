@@ -976,9 +976,9 @@ SearchReport Search::report(games::Player seat, int pv_length) const {
       const Node* next = nullptr;
       for (int j = 0; j < node->num_children; ++j) {
         const Node& g = node->children[j];
-        if (g.visits.load() > 0 && (!next || g.visits.load() > next->visits.load())) next = &g;
+        if (!next || g.visits.load() > next->visits.load()) next = &g;
       }
-      if (!next) break;
+      if (!next || !pv_continues_into(next->visits.load())) break;  // below it: board-order noise
       cr.pv.push_back(next->action);
       node = next;
     }

@@ -91,7 +91,8 @@ class Search {
 
   // --- Results ------------------------------------------------------------------------
   // The root's children for `seat` (the mover by default; at a simultaneous root, the seat
-  // whose marginal statistics to report).
+  // whose marginal statistics to report). Each child's principal variation holds at most
+  // `pv_length` moves and stops below kPvMinVisits visits (report.h).
   SearchReport report(games::Player seat = -100, int pv_length = 12) const;
   std::size_t tree_nodes() const { return arenas_[live_].nodes_in_use(); }
   util::Rng& rng() { return rng_; }

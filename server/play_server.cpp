@@ -227,7 +227,7 @@ void PlayServer::run_ai(const std::shared_ptr<Entry>& entry, int generation, int
     id = session.id();
   }
   json analysis = nullptr;
-  double win_probability = 0.5;
+  std::optional<double> win_probability;  // none: the player did not evaluate the position
   std::optional<games::Action> action;
   bool resigned = false;
   std::string failure;

@@ -180,13 +180,15 @@ void Session::play_human(const std::string& move) {
   apply(*action);
 }
 
-void Session::play_ai(games::Action action, double win_probability, json analysis) {
+void Session::play_ai(games::Action action, std::optional<double> win_probability, json analysis) {
   const auto seat = seat_to_move();
   const bool joint = state().is_simultaneous_node();
   if (!seat || !(joint ? legal_for(*seat, action) : state().is_legal(action))) {
     throw ApiError(409, "the AI's move no longer fits the game");
   }
-  values_.push_back({{"ply", move_count() + 1}, {"seat", *seat}, {"win_probability", win_probability}});
+  if (win_probability) {
+    values_.push_back({{"ply", move_count() + 1}, {"seat", *seat}, {"win_probability", *win_probability}});
+  }
   analysis_ = std::move(analysis);
   if (joint) {
     choose(*seat, action);

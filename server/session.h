@@ -79,8 +79,9 @@ class Session {
   // A human's move in the game's notation. ApiError: 409 when the game is over or an AI is
   // to move, 400 when the move cannot be read or is illegal.
   void play_human(const std::string& move);
-  // The AI's move for the seat to move, with its own estimate (for the value graph).
-  void play_ai(games::Action action, double win_probability, nlohmann::json analysis);
+  // The AI's move for the seat to move, with its own estimate for the value graph: an entry
+  // in `values` when it has one, none for a player that does not evaluate (`random`).
+  void play_ai(games::Action action, std::optional<double> win_probability, nlohmann::json analysis);
   // Takes back the last human move and everything after it. ApiError(409) when none.
   void undo();
   // ApiError(400) for a seat that is not in the game, 409 when the game is over.

@@ -27,9 +27,9 @@ const ui = {
 // Sessions
 
 async function startGame(request) {
+  hideError();
   const state = await guarded(() => api.createSession(request.game, request.seats));
   if (!state) return;
-  hideError();
   showSession(state);
   location.hash = `session=${state.id}`;
 }
@@ -43,17 +43,23 @@ async function openSession(id) {
   }
 }
 
-// Makes `state`'s session the current one (subscribing to its events) and draws it.
+// Makes `state`'s session the current one (subscribing to its events) and draws it. On a
+// narrow screen a newly shown session folds the new-game form away, so the board is first.
 function showSession(state) {
   if (ui.state?.id !== state.id) {
     ui.closeEvents?.();
     ui.state = null;
     ui.live = null;
     ui.selected = null;
+    disarmResign();
     subscribe(state.id);
+    if (NARROW.matches) $('#setup-fold').open = false;
   }
   applyState(state);
 }
+
+// The page's one-column layout (style.css: the same width).
+const NARROW = window.matchMedia('(max-width: 1000px)');
 
 function subscribe(id) {
   ui.streamOpen = false;
@@ -112,6 +118,7 @@ function applyState(state) {
 // One move at a time: a second click before the server answered would be refused (409).
 async function playMove(move) {
   if (!ui.state || !move || ui.moving) return;
+  hideError();
   ui.selected = null;
   ui.moving = true;
   ui.queuedDirection = null;
@@ -163,6 +170,7 @@ function humanToMove(state) {
 
 async function exportRecord(format) {
   if (!ui.state) return;
+  hideError();
   const record = await guarded(() => api.getRecord(ui.state.id));
   if (!record) return;
   const base = `polyzero-${ui.state.name}-${ui.state.id.slice(0, 8)}`;
@@ -183,8 +191,52 @@ function download(text, filename, type) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+// A request the person asked for (undo, resign, AI move): a new action, so the error line of
+// an earlier one goes.
+function act(request) {
+  if (!ui.state) return;
+  hideError();
+  refresh(request);
+}
+
+// Resigning takes two clicks: the first arms the button ("Confirm resign") for
+// RESIGN_CONFIRM_MS, the second resigns. A click elsewhere, Escape, the time running out,
+// another session or the button being disabled disarms it.
+const RESIGN_CONFIRM_MS = 6000;
+let resignTimer = null;
+
+function resignClicked() {
+  if (!ui.state) return;
+  if ($('#resign').dataset.confirm !== 'true') {
+    armResign();
+    return;
+  }
+  disarmResign();
+  act(() => api.resign(ui.state.id));
+}
+
+function armResign() {
+  const button = $('#resign');
+  button.dataset.confirm = 'true';
+  button.textContent = 'Confirm resign';
+  button.setAttribute('aria-label', 'Click again to resign this game');
+  clearTimeout(resignTimer);
+  resignTimer = setTimeout(disarmResign, RESIGN_CONFIRM_MS);
+}
+
+function disarmResign() {
+  const button = $('#resign');
+  clearTimeout(resignTimer);
+  resignTimer = null;
+  if (button.dataset.confirm !== 'true') return;
+  delete button.dataset.confirm;
+  button.textContent = 'Resign';
+  button.removeAttribute('aria-label');
+}
+
 // ---------------------------------------------------------------------------------------
-// Errors: one dismissible line; never alert().
+// Errors: one dismissible line; never alert(). A new action of the person or the browser's
+// own validation message (a form field that is not valid) clears it.
 
 async function guarded(request) {
   try {
@@ -219,7 +271,7 @@ function render() {
   renderMoveList(state);
   renderControls(state);
   renderAnalysis();
-  renderValueGraph($('#value-graph'), state);
+  renderValueGraph($('#value-graph'), state, $('#graph-heading'));
 }
 
 function renderStatus(state) {
@@ -284,8 +336,11 @@ function renderResult(state) {
   const result = state?.status === 'finished' ? state.result : null;
   banner.hidden = !result;
   if (!result) return;
-  const reason = result.reason && result.reason !== 'game over' ? ` (${result.reason})` : '';
-  banner.textContent = `${result.text || 'Game over'}${reason}`;
+  // The text may already give the reason ("White wins (Black resigned)"): not said twice.
+  const text = result.text || 'Game over';
+  const said = (reason) => text.toLowerCase().includes(reason.toLowerCase());
+  const reason = result.reason && result.reason !== 'game over' && !said(result.reason) ? ` (${result.reason})` : '';
+  banner.textContent = `${text}${reason}`;
   const humans = humanSeats(state);
   banner.dataset.outcome = result.winner === null || result.winner === undefined ? 'draw'
     : humans.includes(result.winner) ? 'won' : humans.length ? 'lost' : 'decided';
@@ -350,11 +405,29 @@ function renderMoveInput(state) {
   const otherMoves = (drawable && canMove ? state.board.other_moves ?? [] : [])
     .filter((move) => !(direction && directionOf(move)));  // those have the direction pad
   for (const move of otherMoves) {
+    const help = move === 'swap' ? swapHelp(state) : null;
     others.append(html('button', {
       type: 'button', class: 'move-button', 'data-move': move,
       id: /^[a-z]+$/.test(move) ? move : null, text: capitalise(move),
+      title: help, 'aria-describedby': help ? 'swap-help' : null,
     }));
+    if (help) others.append(html('small', { id: 'swap-help', class: 'help move-help', text: help }));
   }
+}
+
+// What Hex's swap does here (games/hex.h, "Swap rule"): the first player's only stone is
+// removed, a stone of the second player goes on its mirror cell (row and column exchanged)
+// and the first player moves again. Null for another game or without that one stone.
+function swapHelp(state) {
+  const board = state.board;
+  if (board?.kind !== 'hex') return null;
+  const stones = (board.cells ?? []).flatMap((seat, i) => (seat === 0 ? [i] : []));
+  if (stones.length !== 1 || board.cells.some((seat) => seat > 0)) return null;
+  const row = Math.floor(stones[0] / board.cols), col = stones[0] % board.cols;
+  const name = (r, c) => `${board.col_labels?.[c] ?? c + 1}${board.row_labels?.[r] ?? r + 1}`;
+  const [first, second] = [seatLabel(state, 0), seatLabel(state, 1)];
+  return `Swap: ${first}'s stone on ${name(row, col)} is removed and a ${second} stone goes on its mirror ` +
+    `cell ${name(col, row)} (row and column exchanged); then ${first} moves again.`;
 }
 
 // Direction boards (2048, Snake, Tron): four buttons, enabled for the directions in
@@ -410,6 +483,7 @@ function renderControls(state) {
   const hasHuman = humanSeats(state).length > 0;
   $('#undo').disabled = !state || !hasHuman || aiThinking(state) || !(state.moves ?? []).length;
   $('#resign').disabled = !playing || !hasHuman;
+  if ($('#resign').disabled) disarmResign();
   $('#ai-move').disabled = !playing || aiThinking(state);
   $('#export').disabled = !state;
   $('#export-sgf').hidden = state?.name !== 'go';
@@ -477,16 +551,23 @@ function wireControls() {
     input.value = '';
     playMove(move);
   });
-  $('#undo').addEventListener('click', () => ui.state && refresh(() => api.undo(ui.state.id)));
-  $('#resign').addEventListener('click', () => ui.state && refresh(() => api.resign(ui.state.id)));
-  $('#ai-move').addEventListener('click', () => ui.state && refresh(() => api.askAi(ui.state.id)));
+  $('#undo').addEventListener('click', () => act(() => api.undo(ui.state.id)));
+  $('#resign').addEventListener('click', resignClicked);
+  document.addEventListener('click', (event) => {
+    if (!(event.target instanceof Element && event.target.closest('#resign'))) disarmResign();
+  });
+  document.addEventListener('keydown', (event) => { if (event.key === 'Escape') disarmResign(); });
+  $('#ai-move').addEventListener('click', () => act(() => api.askAi(ui.state.id)));
   $('#export').addEventListener('click', () => exportRecord('json'));
   $('#export-sgf').addEventListener('click', () => exportRecord('sgf'));
   $('#new-game-button').addEventListener('click', () => {
-    $('#new-game').scrollIntoView({ behavior: 'smooth', block: 'start' });
+    $('#setup-fold').open = true;
+    $('#setup-fold').scrollIntoView({ behavior: 'smooth', block: 'start' });
     $('#game-select').focus();
   });
   $('#error-dismiss').addEventListener('click', hideError);
+  // `invalid` does not bubble: caught on the way down, for every field of every form.
+  document.addEventListener('invalid', hideError, true);
 }
 
 const sessionInHash = () => /(?:^#|&)session=([0-9a-zA-Z]+)/.exec(location.hash)?.[1] ?? null;

@@ -407,21 +407,33 @@ function drawLastMark(root, ctx, center, radius) {
   root.append(svg('circle', { class: `last-mark on-seat-${seat}`, cx: x, cy: y, r: radius }));
 }
 
-// The AI's candidate moves: translucent circles sized by visit share, with the share in %.
-// `seat`: the searching seat (direction boards put a direction next to that seat's head).
+// The AI's candidate moves: translucent circles sized by visit share, with the share in %
+// written inside when it fits (visitLabelSize). `seat`: the searching seat (direction boards
+// put a direction next to that seat's head).
 function drawVisits(root, geometry, moves, seat) {
   const layer = svg('g', { class: 'visits', 'aria-hidden': 'true' });
   moves.forEach((candidate, rank) => {
     const i = geometry.indexOfMove(candidate.move, seat);
     if (i < 0 || !(candidate.share > 0)) return;
     const { x, y } = geometry.center(i);
-    const radius = geometry.unit * Math.max(0.12, 0.46 * Math.sqrt(candidate.share));
-    layer.append(svg('circle', { class: `visit${rank === 0 ? ' best' : ''}`, cx: x, cy: y, r: r2(radius) }));
+    const radius = r2(geometry.unit * Math.max(0.12, 0.46 * Math.sqrt(candidate.share)));
+    layer.append(svg('circle', { class: `visit${rank === 0 ? ' best' : ''}`, cx: x, cy: y, r: radius }));
+    const text = String(Math.round(100 * candidate.share));
+    const size = visitLabelSize(radius, text.length);
+    if (size === null) return;
     layer.append(svg('text', {
-      class: 'visit-label', x, y: y + geometry.unit * 0.1, text: Math.round(100 * candidate.share),
+      class: 'visit-label', x, y, 'font-size': size, 'dominant-baseline': 'central', text,
     }));
   });
   root.append(layer);
+}
+
+// The font size (board units) at which a label of `digits` bold digits fits inside a circle
+// of `radius`: at most 12; null when it would have to be under 7 (too small to read), so the
+// circle goes without it. A bold digit is at most 0.7 em wide and a line about 1.2 em high.
+function visitLabelSize(radius, digits) {
+  const size = Math.min(12, (1.7 * radius) / (0.7 * digits), (1.8 * radius) / 1.2);
+  return size < 7 ? null : r2(size);
 }
 
 // ---------------------------------------------------------------------------------------

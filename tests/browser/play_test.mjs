@@ -1,8 +1,9 @@
 // End-to-end test of the play page of `polyzero serve` in headless Chromium.
 // Usage: node play_test.mjs http://127.0.0.1:PORT   (or POLYZERO_URL=... node play_test.mjs)
 // Plays Connect Four, Go 9×9, Hex 5×5 and Othello against a fast AI by clicking the board,
-// checks what the page shows after each move, watches a slower AI think live, then plays
-// the direction games: 2048 and Snake alone (arrow keys, W A S D and the direction buttons)
+// checks what the page shows after each move (the analysis panel against the server's,
+// errors, resigning), watches a slower AI think live, swaps in Hex, plays a `random` AI,
+// plays on a 390×844 phone screen, then plays the direction games: 2048 and Snake alone (arrow keys, W A S D and the direction buttons)
 // and Tron 7×7 against an AI (simultaneous moves), and leaves screenshots in artifacts/.
 // BROWSER_TEST_GAMES=2048,snake,tron (names of the functions below, comma-separated) runs
 // only those.
@@ -32,9 +33,11 @@ function check(condition, what) {
 const moveCount = (page) => page.locator('#move-list li').count();
 const moveTexts = (page) => page.$$eval('#move-list li', (items) => items.map((li) => li.dataset.move));
 
-// Fills the new-game form and starts the game; waits until the page shows the new session.
+// Fills the new-game form (unfolding it first where a narrow screen folded it away) and
+// starts the game; waits until the page shows the new session.
 async function startGame(page, { game, options = {}, side = 'first', spec = fastAi }) {
   const before = new URL(page.url()).hash;
+  if (!(await page.locator('#game-select').isVisible())) await page.click('#new-game-button');
   await page.selectOption('#game-select', game);
   for (const [key, value] of Object.entries(options)) {
     await page.fill(`#option-${key}`, String(value));
@@ -82,14 +85,76 @@ async function checkOccupiedNotClickable(page) {
   check(bad === 0, 'occupied cells are not clickable');
 }
 
+// The analysis panel against the server's `analysis` of the AI's last move: the bar and the
+// graph show the first player's win probability and say so; the table's Visits column shows
+// visit counts and its Share column the shares; the search time is never "0.00 s"; the
+// principal variation is the server's, cut where visits run out.
 async function checkAnalysisShown(page) {
+  const { analysis, seats } = await serverState(page);
   const value = await page.getAttribute('#win-probability', 'data-value');
   check(value !== null && value !== '' && Number(value) >= 0 && Number(value) <= 1,
     `#win-probability shows the AI's estimate (${value})`);
-  const rows = await page.locator('#top-moves tbody tr').count();
-  check(rows > 0, `the top-moves table has rows (${rows})`);
-  const points = await page.locator('#value-graph .graph-point').count();
-  check(points > 0, `the value graph has points (${points})`);
+  const first = analysis.seat === 0 ? analysis.win_probability : 1 - analysis.win_probability;
+  check(Math.abs(Number(value) - first) < 1e-9 && await page.getAttribute('#win-probability', 'data-seat') === '0',
+    `the bar is the first player's win probability (${value}; the AI, seat ${analysis.seat}, said ${analysis.win_probability})`);
+  const barText = await page.textContent('#win-probability .bar-text');
+  check(barText.startsWith(`${seats[0].label} (first player): `) && barText.endsWith('% to win'), `the bar is labelled: "${barText}"`);
+  const points = await page.$$eval('#value-graph .graph-point', (ps) => ps.map((p) => Number(p.dataset.p)));
+  check(points.length > 0, `the value graph has points (${points.length})`);
+  check(Math.abs(points[points.length - 1] - Number(value)) < 1e-9,
+    `the graph's last point is the bar's value (${points[points.length - 1]})`);
+  const graphHeading = await page.textContent('#graph-heading');
+  check(graphHeading.includes(`${seats[0].label} (first player)`), `the graph is labelled: "${graphHeading}"`);
+
+  const rows = await page.$$eval('#top-moves tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+  check(rows.length > 0, `the top-moves table has rows (${rows.length})`);
+  const headers = await page.$$eval('#top-moves thead th', (ths) => ths.map((th) => th.textContent));
+  check(headers[1] === 'Visits' && headers[2] === 'Share' && headers[4] === `Win for ${seats[analysis.seat].label}`,
+    `the columns are labelled (${headers.join(', ')})`);
+  const shown = rows.map((r) => `${r[0]}:${r[1].replace(/,/g, '')}`).join(' ');
+  const served = analysis.moves.map((m) => `${m.move}:${m.visits}`).join(' ');
+  check(shown === served, `the Visits column shows the visit counts (${shown})`);
+  const shares = rows.map((r) => parseFloat(r[2]));
+  check(rows.every((r) => r[2].endsWith('%')) && shares.every((s, k) => Math.abs(s - 100 * analysis.moves[k].share) <= 0.5),
+    `the Share column shows the shares (${rows.map((r) => r[2]).join(' ')})`);
+
+  const stats = await page.textContent('#thinking-stats');
+  const expected = analysis.seconds >= 0.01 ? /\d+\.\d\d s/ : /(\d ms|< 1 ms)/;
+  check(!stats.includes('0.00 s') && expected.test(stats), `the search time reads well (${analysis.seconds} s: "${stats}")`);
+  const pv = await page.textContent('#pv');
+  check(pv === analysis.pv.join(' ') && analysis.pv.length < 12,
+    `the principal variation is the server's, cut below the visit threshold (${pv})`);
+}
+
+// The colour a hovered column takes is the human's: the rgb of the seat's swatch (its discs'
+// colour) in the list of seats.
+async function checkHoverColour(page, seat) {
+  const column = page.locator('#board .column[data-move]').first();
+  await column.hover();
+  const [hover, swatch] = await page.evaluate((s) => [
+    getComputedStyle(document.querySelector('#board .column[data-move]:hover')).fill,
+    getComputedStyle(document.querySelector(`#seats li[data-seat="${s}"] .swatch`)).backgroundColor,
+  ], seat);
+  const rgb = (colour) => (colour.match(/[\d.]+/g) ?? []).slice(0, 3).join(',');
+  check(rgb(hover) === rgb(swatch), `a hovered column shows the human's colour (${hover}; seat ${seat}'s is ${swatch})`);
+  await page.mouse.move(0, 0);
+}
+
+// Every share label drawn inside a visit circle fits in it (small circles go without).
+async function checkVisitLabelsFit(page) {
+  const { circles, labels, misfits } = await page.evaluate(() => {
+    const cs = [...document.querySelectorAll('#board .visit')];
+    const ls = [...document.querySelectorAll('#board .visit-label')];
+    const bad = ls.filter((label) => {
+      const b = label.getBBox(), x = Number(label.getAttribute('x')), y = Number(label.getAttribute('y'));
+      const circle = cs.find((c) => Number(c.getAttribute('cx')) === x && Number(c.getAttribute('cy')) === y);
+      const r = circle ? Number(circle.getAttribute('r')) : 0;
+      return !circle || b.x < x - r - 0.5 || b.x + b.width > x + r + 0.5 || b.y < y - r - 0.5 || b.y + b.height > y + r + 0.5;
+    }).map((label) => `${label.textContent}@${label.getAttribute('font-size')}`);
+    return { circles: cs.length, labels: ls.length, misfits: bad };
+  });
+  check(circles > 0 && labels <= circles && misfits.length === 0,
+    `${labels} share labels on ${circles} visit circles, each inside its circle${misfits.length ? ` (not: ${misfits.join(' ')})` : ''}`);
 }
 
 async function screenshot(page, name) {
@@ -106,6 +171,7 @@ async function connectFour(page) {
   check(await page.getAttribute('#board', 'data-kind') === 'columns', 'Connect Four is drawn as columns');
   check(await page.locator('#board .column[data-move]').count() === 7, 'seven clickable columns');
   for (const preferred of [['4'], ['3'], ['5']]) await clickMove(page, preferred);
+  await checkHoverColour(page, 0);
   const discs = await page.locator('#board .stone').count();
   check(discs === 6, `six discs on the board (${discs})`);
   check(await page.locator('#board .stone[data-seat="0"]').count() === 3, 'three of them the human\'s');
@@ -121,12 +187,26 @@ async function connectFour(page) {
   await page.click('#error-dismiss');
   check(await page.locator('#error').isHidden(), 'the error line can be dismissed');
 
-  // A typed legal move plays like a click.
+  // A typed legal move plays like a click, and as a new action it clears an earlier error.
+  await showMoveError(page);
   const before = await moveCount(page);
   await page.fill('#move-input', '1');
   await page.click('#move-submit');
   await page.waitForFunction((n) => document.querySelectorAll('#move-list li').length >= n, before + 2);
   check((await moveTexts(page))[before] === '1', 'a typed move (1) is played');
+  check(await page.locator('#error').isHidden(), 'the new move cleared the old error line');
+
+  // The browser's own validation message (a Hex size over the maximum) clears an old error
+  // and starts nothing.
+  await waitForHumanTurn(page);
+  await showMoveError(page);
+  await page.selectOption('#game-select', 'hex');
+  await page.fill('#option-size', '99');
+  await page.click('#start-button');
+  check(await page.$eval('#option-size', (input) => input.matches(':invalid')), 'the browser flags a Hex size of 99');
+  check(await page.locator('#error').isHidden(), 'the validation message cleared the old error line');
+  check(new URL(page.url()).hash.includes(id), 'no game was started');
+  await page.selectOption('#game-select', 'connect4');
 
   // A reload reopens the session from the URL hash.
   const count = await moveCount(page);
@@ -135,6 +215,32 @@ async function connectFour(page) {
     document.querySelectorAll('#move-list li').length === n, count);
   check(new URL(page.url()).hash.includes(id), `a reload reopens session ${id.slice(0, 8)}… with its ${count} moves`);
   await screenshot(page, 'connect4');
+  await resignWithConfirmation(page);
+}
+
+// Types an illegal move and waits for the server's error in the message line.
+async function showMoveError(page) {
+  await page.fill('#move-input', '99');
+  await page.click('#move-submit');
+  await page.waitForSelector('#error:not([hidden])');
+}
+
+// Resigning takes a confirming second click; a click elsewhere calls it off. The result
+// banner gives the reason once.
+async function resignWithConfirmation(page) {
+  await waitForHumanTurn(page);
+  await page.click('#resign');
+  check(await page.textContent('#resign') === 'Confirm resign', 'the first click on Resign asks for confirmation');
+  await page.waitForTimeout(300);
+  check((await serverState(page)).status === 'playing', 'one click did not resign');
+  await page.click('#status');
+  check(await page.textContent('#resign') === 'Resign', 'a click elsewhere calls the resignation off');
+  await page.click('#resign');
+  await page.click('#resign');
+  await page.waitForSelector('#result:not([hidden])');
+  const banner = await page.textContent('#result');
+  check((banner.match(/resign/gi) ?? []).length === 1, `the second click resigned; the banner says why once: "${banner}"`);
+  check(await page.textContent('#resign') === 'Resign' && await page.isDisabled('#resign'), 'the Resign button is back and disabled');
 }
 
 async function go(page) {
@@ -166,6 +272,10 @@ async function hex(page) {
   check(stones === placed, `${stones} stones for ${placed} placing moves (${moves.join(' ')})`);
   await checkOccupiedNotClickable(page);
   await screenshot(page, 'hex');
+  await page.selectOption('#game-select', 'hex');
+  const help = await page.textContent('#option-swap ~ .help');
+  check(/second move/.test(help) && /mirror cell/.test(help) && !/White's second move/.test(help),
+    `the swap option's help says what the rule does: "${help}"`);
 
   // A narrow window: the board scales down to fit.
   await page.setViewportSize({ width: 420, height: 800 });
@@ -364,12 +474,84 @@ async function liveThinking(page) {
     `the status says the AI is thinking: "${await page.textContent('#status')}"`);
   await page.waitForSelector('#board .visit');
   check(await page.locator('#board .visit').count() > 0, 'visit shares are drawn on the board while it searches');
+  await checkVisitLabelsFit(page);
   check(await page.locator('#board [data-move]').count() === 0, 'no column is clickable while the AI is to move');
   await page.waitForFunction(() => document.querySelectorAll('#move-list li').length === 1 &&
     document.querySelector('#status').dataset.state === 'your-turn');
   check(await page.locator('#thinking.live').count() === 0 && await page.locator('#board .visit').count() === 0,
     'after its move the live view ends');
+  const stats = await page.textContent('#thinking-stats');
+  check(/\b1\.\d\d s\b/.test(stats), `a search of 1.5 s reads in seconds ("${stats}")`);
+  await checkHoverColour(page, 1);
   await screenshot(page, 'connect4-second');
+}
+
+// Hex's swap between two people (a session made through the API, opened by its URL): Red
+// opens off the diagonal at b1; the help beside Blue's Swap button names the seats, that
+// stone and its mirror cell a2, and the board after the swap agrees with it.
+async function hexSwap(page) {
+  const created = await fetch(`${base}/api/sessions`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ game: 'hex:size=5', seats: ['human', 'human'] }), signal: AbortSignal.timeout(3000),
+  }).then((r) => r.json());
+  await page.goto(`${base}/#session=${created.id}`);
+  await page.waitForFunction((id) => document.body.dataset.session === id, created.id);
+  const [red, blue] = created.seats.map((s) => s.label);
+  await page.click('#board [data-move="b1"]');
+  await page.waitForFunction(() => document.querySelectorAll('#move-list li').length === 1);
+  check(await page.locator('#swap').isVisible(), `a Swap button once ${red} has opened`);
+  const help = await page.textContent('#swap-help');
+  check(help.includes(`${red}'s stone on b1 is removed`) && help.includes(`a ${blue} stone goes on its mirror cell a2`) &&
+        help.includes(`then ${red} moves again`), `the swap help names the move, the cells and the colours: "${help}"`);
+  check(await page.getAttribute('#swap', 'aria-describedby') === 'swap-help', 'the Swap button is described by it');
+  await page.click('#swap');
+  await page.waitForFunction(() => document.querySelectorAll('#move-list li').length === 2);
+  check((await moveTexts(page))[1] === 'swap', 'the move list shows the swap');
+  const stones = await page.$$eval('#board .stone', (ss) => ss.map((s) => `${s.dataset.seat}@${s.dataset.cell}`));
+  check(stones.join() === '1@5', `after the swap the only stone is ${blue}'s on a2 (${stones.join()})`);
+  const status = await page.textContent('#status');
+  check(status.includes(`${red} to move`), `then ${red} moves again: "${status}"`);
+  check(await page.locator('#swap').count() === 0, 'no second swap');
+  await screenshot(page, 'hex-swap');
+}
+
+// A `random` AI evaluates nothing: its moves put no point on the value graph.
+async function randomAi(page) {
+  await startGame(page, { game: 'connect4', spec: 'random' });
+  for (const preferred of [['4'], ['4']]) await clickMove(page, preferred);
+  const state = await serverState(page);
+  check(state.values.length === 0, `the server keeps no value for random moves (${JSON.stringify(state.values)})`);
+  check(await page.locator('#value-graph .graph-point').count() === 0 && await page.locator('#value-graph .graph-line').count() === 0,
+    'the value graph plots no point for them');
+}
+
+// A phone (390×844): before a game the form is there; once a game starts the board comes
+// first and fits the first screen, the form folded away until "New game" unfolds it.
+async function phone(page) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.goto(`${base}/`);
+    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    check(await page.locator('#game-select').isVisible(), 'on a phone without a game the new-game form is shown');
+    await startGame(page, { game: 'connect4' });
+    check(!(await page.$eval('#setup-fold', (d) => d.open)) && !(await page.locator('#game-select').isVisible()),
+      'once the game starts the form is folded away');
+    const board = await page.locator('#board').boundingBox();
+    const setup = await page.locator('.setup').boundingBox();
+    check(board.y >= 0 && board.y + board.height <= 844 && board.width <= 390,
+      `the board is within the first screen (${Math.round(board.y)}–${Math.round(board.y + board.height)} px of 844)`);
+    check(setup.y > board.y + board.height, 'the folded form comes after the board');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+    check(overflow <= 390, `nothing is wider than the screen (${overflow} px)`);
+    await clickMove(page, ['4']);
+    await screenshot(page, 'phone');
+    await page.click('#new-game-button');
+    await page.waitForFunction(() => document.querySelector('#setup-fold').open);
+    await page.locator('#game-select').waitFor({ state: 'visible' });
+    check(await page.locator('#game-select').isVisible(), '"New game" unfolds the form');
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -401,7 +583,7 @@ async function main() {
 
     check(games.includes('2048') && games.includes('snake') && games.includes('tron'), 'the game list offers 2048, snake and tron');
     const only = (process.env.BROWSER_TEST_GAMES ?? '').split(',').filter(Boolean);
-    const all = [connectFour, go, hex, othello, liveThinking, game2048, snake, tron];
+    const all = [connectFour, go, hex, othello, liveThinking, hexSwap, randomAi, phone, game2048, snake, tron];
     for (const game of all.filter((g) => !only.length || only.includes(g.name) || only.includes(g.name.replace(/^game/, '')))) {
       try {
         await game(page);

@@ -122,6 +122,45 @@ TEST(Search, ReportIsConsistent) {
   EXPECT_EQ(check_tree(*search.root_node()), "");
 }
 
+// The child of `node` whose move is `action`, or null.
+const Node* child_node(const Node& node, games::Action action) {
+  for (int j = 0; j < node.num_children; ++j) {
+    if (node.children[j].action == action) return &node.children[j];
+  }
+  return nullptr;
+}
+
+// Every principal variation goes through nodes of at least kPvMinVisits visits (after the
+// root child itself) and stops only where no child has that many, at a terminal or leaf,
+// or at the length limit: small searches no longer list moves of once-visited nodes.
+TEST(Search, PrincipalVariationStopsBelowTheVisitThreshold) {
+  auto game = games::make_game("connect4");
+  for (const int sims : {8, 40, 500}) {
+    RolloutEvaluator evaluator(1, 3);
+    Search search(*game, config_with(sims, false), 3);
+    search.set_root(*game->new_initial_state());
+    const SearchReport report = search.run(evaluator);
+    int extended = 0;
+    for (const auto& c : report.children) {
+      const Node* node = child_node(*search.root_node(), c.pv.front());
+      ASSERT_NE(node, nullptr);
+      for (std::size_t k = 1; k < c.pv.size(); ++k) {
+        node = child_node(*node, c.pv[k]);
+        ASSERT_NE(node, nullptr) << sims;
+        EXPECT_GE(node->visits.load(), kPvMinVisits) << sims << " sims, move " << k;
+      }
+      extended += c.pv.size() > 1 ? 1 : 0;
+      if (c.pv.size() >= 12 || !node->is_expanded()) continue;
+      for (int j = 0; j < node->num_children; ++j) {
+        EXPECT_FALSE(pv_continues_into(node->children[j].visits.load())) << sims << " sims: the line stopped early";
+      }
+    }
+    if (sims >= 40) {
+      EXPECT_GT(extended, 0) << "a searched child has a line below it";
+    }
+  }
+}
+
 TEST(Search, DeterministicForASeed) {
   auto game = games::make_game("connect4");
   auto run_once = [&] {

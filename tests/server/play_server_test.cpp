@@ -65,6 +65,19 @@ TEST(PlayServer, BadRequestsGetClearErrors) {
   EXPECT_TRUE(json::parse(unknown->body, nullptr, false).contains("error"));
 }
 
+// A player that does not evaluate (random) adds no point to the value graph: its move has
+// no entry in "values", where a fixed 50% used to stand.
+TEST(PlayServer, AMoveWithoutAnEvaluationHasNoValue) {
+  RunningServer server(":memory:");
+  auto c = server.client();
+  const std::string id = create(c, "tictactoe", {"human", "random"});
+  ASSERT_EQ(post(c, "/api/sessions/" + id + "/move", {{"move", "b2"}}).status, 200);
+  const json state = settled(c, id);
+  ASSERT_EQ(state["moves"].size(), 2u);
+  EXPECT_TRUE(state["values"].empty()) << state["values"].dump();
+  EXPECT_TRUE(state["analysis"].is_null());
+}
+
 TEST(PlayServer, UndoTakesBackTheHumanMoveAndTheReply) {
   RunningServer server(":memory:");
   auto c = server.client();
