@@ -340,7 +340,9 @@ std::string HavannahState::serialize() const {
 GameEntry havannah_entry() {
   util::OptionSchema options;
   options.add_int("base", 8, "cells per side of the hexagon", HavannahGame::kMinBase, HavannahGame::kMaxBase)
-      .add_bool("swap", true, "swap rule: White's first move may take over Black's first stone");
+      .add_bool("swap", true,
+                "swap rule: as the game's second move, the second player may play 'swap': the first "
+                "player's stone, where it stands, becomes the second player's, and the first player moves again");
   return {"havannah", "Havannah", Family::kBoard, "make a ring, a bridge (2 corners) or a fork (3 edges)",
           std::move(options),
           [](const util::OptionSchema::Values& v, const util::Spec& spec) -> std::shared_ptr<const Game> {
