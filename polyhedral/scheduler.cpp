@@ -310,7 +310,7 @@ bool walks_columns(const Scop& scop, const isl::schedule& schedule, long sweep_b
     const int n = static_cast<int>(isl_schedule_node_band_n_member(mine.get()));
     const int source_last = static_cast<int>(isl_schedule_node_band_n_member(source.get())) - 1;
     const long long trips = innermost_trip_count(mine);
-    if (trips >= 0 && trips * kLineBytes <= sweep_bytes) continue;
+    if (trips >= 0 && trips <= sweep_bytes / kLineBytes) continue;  // trips lines fit the sweep
     for (const auto& a : s.accesses) {
       const Array* arr = scop.array(a.array);
       if (!arr || arr->rank < 2) continue;

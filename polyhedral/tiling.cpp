@@ -100,7 +100,7 @@ bool sweep_overflows_l1(const isl::schedule_node& band, const Scop& scop, const 
   const int crossed = crossed_arrays(band, scop);
   if (crossed == 0) return false;
   const long long trips = innermost_trip_count(band);
-  return trips < 0 || trips * crossed * kLineBytes > cache.l1 / 2;
+  return trips < 0 || trips > cache.l1 / 2 / kLineBytes / crossed;  // more lines than half of L1
 }
 
 // A band whose only reuse is crossed lines (a transpose) gets one level of tiles whose

@@ -160,6 +160,29 @@ TEST_F(BudgetTest, HugeBoundsAreOptimisedWithoutEnumerating) {
   }
 }
 
+// Trip counts at the long long limit: the cache rules compare lines against bytes without
+// multiplying the count (an overflow UBSan reports, found by the CLI fuzz under
+// scripts/fuzz-sanitized.sh).
+TEST_F(BudgetTest, TripCountsAtTheLongLongLimitOverflowNothing) {
+  const std::string limit =
+      "static double A[4][4][4];\n"
+      "void kernel(void) {\n"
+      "  long i0, i1, i2;\n"
+      "#pragma scop\n"
+      "for (i0 = 0; i0 < 9223372036854775807; i0++)\n"
+      "  for (i1 = 0; i1 < 9223372036854775807; i1++)\n"
+      "    for (i2 = 0; i2 < 9223372036854775807; i2++)\n"
+      "      A[i0][i1][i2] = A[i0][i1][i2] + 1.0;\n"
+      "#pragma endscop\n"
+      "}\n";
+  PolycOptions o;
+  o.vectorize = true;
+  const auto start = std::chrono::steady_clock::now();
+  PolycResult r = polyc(limit, o);
+  EXPECT_LT(seconds_since(start), 5.0);
+  EXPECT_NE(r.output.find("A[c0][c1][c2] = A[c0][c1][c2] + 1.0;"), std::string::npos) << r.output;
+}
+
 TEST_F(BudgetTest, TwentyNestedLoopsAreKeptAsWritten) {
   std::string loops, declared, subscript;
   for (int d = 0; d < 20; ++d) {
