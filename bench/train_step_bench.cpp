@@ -20,7 +20,8 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// Random binary planes, a policy target spread over a few actions, outcomes in {−1, 0, 1}.
+// Random binary planes, a policy target spread over a few actions, outcomes in {−1, 0, 1};
+// for games scored on the board, cell owners in {−1, 0, 1} and scores in [−0.5, 0.5].
 nn::Batch random_batch(const games::GameInfo& info, int value_outputs, int size, util::Rng& rng) {
   nn::Batch b;
   b.size = size;
@@ -34,6 +35,13 @@ nn::Batch random_batch(const games::GameInfo& info, int value_outputs, int size,
   b.policy_mask.assign(static_cast<std::size_t>(size), 1.0f);
   b.values.resize(static_cast<std::size_t>(size) * static_cast<std::size_t>(value_outputs));
   for (float& v : b.values) v = static_cast<float>(static_cast<int>(rng.below(3)) - 1);
+  if (info.board_ownership) {  // the auxiliary targets, used when the network has their heads
+    b.ownership.resize(static_cast<std::size_t>(size) * static_cast<std::size_t>(info.observation_shape.plane_size()));
+    for (float& o : b.ownership) o = static_cast<float>(static_cast<int>(rng.below(3)) - 1);
+    b.score.resize(static_cast<std::size_t>(size));
+    for (float& s : b.score) s = static_cast<float>(rng.uniform() - 0.5);
+    b.auxiliary_mask.assign(static_cast<std::size_t>(size), 1.0f);
+  }
   return b;
 }
 

@@ -83,6 +83,9 @@ struct GameInfo {
   bool simultaneous = false;     // has simultaneous-move nodes
   double min_return = -1.0, max_return = 1.0;  // bounds of any player's return
   int max_game_length = 0;       // upper bound on the number of actions in a game (incl. chance)
+  // The game is scored on its board (Go's area, Othello's discs): its terminal states answer
+  // final_ownership() and final_score(), the auxiliary training targets of KataGo.
+  bool board_ownership = false;
 };
 
 class State;
@@ -185,6 +188,25 @@ class State {
 
   // --- Outcome -------------------------------------------------------------------------
   virtual std::vector<double> returns() const = 0;
+
+  // Auxiliary targets (KataGo, Wu 2019: predicting the final board speeds up learning), for
+  // games with GameInfo::board_ownership, at terminal states:
+  //  * final_ownership: who owns each board cell at the end from `player`'s side, +1 for
+  //    `player`, −1 for the opponent, 0 for neither, H×W floats in the observation planes'
+  //    cell order (so symmetries transform it as one more plane);
+  //  * final_score: the margin the game was decided by, from `player`'s side, in cells
+  //    (Go: area difference with komi; Othello: disc difference).
+  // Both return false (and write nothing) at other states and in other games.
+  virtual bool final_ownership(Player player, float* out) const {
+    (void)player;
+    (void)out;
+    return false;
+  }
+  virtual bool final_score(Player player, double* out) const {
+    (void)player;
+    (void)out;
+    return false;
+  }
 
   // --- Views -----------------------------------------------------------------------------
   // Writes game().info().observation_shape.size() floats for `player`'s point of view.

@@ -65,6 +65,7 @@ GameInfo make_info(int size, int max_moves) {
   info.observation_shape = {GoGame::kNumPlanes, size, size};
   info.policy_shape = {2, size, size};
   info.max_game_length = max_moves;
+  info.board_ownership = true;
   return info;
 }
 
@@ -380,17 +381,17 @@ void GoState::apply_action(Action action) {
   push_history(action);
 }
 
-double GoState::score() const {
+void GoState::area_owners(std::uint8_t* owner) const {
   const GoGame& g = go();
   const int size = g.size(), stride = g.stride();
-  int area[3] = {0, 0, 0};
   std::uint8_t visited[GoGame::kMaxPoints] = {};
   std::uint16_t stack[GoGame::kMaxPoints];
+  std::uint16_t region_points[GoGame::kMaxPoints];
   for (int y = 0; y < size; ++y) {
     for (int x = 0; x < size; ++x) {
       const int p = (y + 1) * stride + x + 1;
       if (color_[p] != kEmpty) {
-        ++area[color_[p]];
+        owner[y * size + x] = color_[p];
         continue;
       }
       if (visited[p]) continue;
@@ -400,7 +401,7 @@ double GoState::score() const {
       visited[p] = 1;
       while (top > 0) {
         const int s = stack[--top];
-        ++region;
+        region_points[region++] = static_cast<std::uint16_t>(s);
         const int nb[4] = {s - stride, s - 1, s + 1, s + stride};
         for (int q : nb) {
           const int c = color_[q];
@@ -414,10 +415,35 @@ double GoState::score() const {
           }
         }
       }
-      if (touches == kBlack || touches == kWhite) area[touches] += region;
+      const std::uint8_t colour = touches == kBlack || touches == kWhite ? static_cast<std::uint8_t>(touches) : kEmpty;
+      for (int k = 0; k < region; ++k) owner[g.action_of(region_points[k])] = colour;
     }
   }
-  return area[kBlack] - area[kWhite] - g.komi();
+}
+
+double GoState::score() const {
+  std::uint8_t owner[GoGame::kMaxSize * GoGame::kMaxSize];
+  area_owners(owner);
+  const int points = go().size() * go().size();
+  int area[3] = {0, 0, 0};
+  for (int a = 0; a < points; ++a) ++area[owner[a]];
+  return area[kBlack] - area[kWhite] - go().komi();
+}
+
+bool GoState::final_ownership(Player player, float* out) const {
+  if (!game_over()) return false;
+  std::uint8_t owner[GoGame::kMaxSize * GoGame::kMaxSize];
+  area_owners(owner);
+  const std::uint8_t mine = player == 0 ? kBlack : kWhite;
+  const int points = go().size() * go().size();
+  for (int a = 0; a < points; ++a) out[a] = owner[a] == kEmpty ? 0.0f : owner[a] == mine ? 1.0f : -1.0f;
+  return true;
+}
+
+bool GoState::final_score(Player player, double* out) const {
+  if (!game_over()) return false;
+  *out = player == 0 ? score() : -score();
+  return true;
 }
 
 std::vector<double> GoState::returns() const {

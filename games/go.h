@@ -145,6 +145,9 @@ class GoState final : public State {
   // Black area − White area − komi of the board as it stands (Tromp-Taylor: stones plus
   // empty regions bordering only one colour; nothing is removed as dead).
   double score() const;
+  // Game API auxiliary targets (game.h): the area of score() per point, and score().
+  bool final_ownership(Player player, float* out) const override;
+  bool final_score(Player player, double* out) const override;
   // Why the player to move may not play `action`, or "" when it is legal.
   std::string illegal_reason(Action action) const;
   // Seat whose stone is on the point of `action` (a board action, not pass), or -1.
@@ -184,6 +187,8 @@ class GoState final : public State {
     c.lib_sum -= static_cast<std::uint32_t>(p);
     c.lib_sumsq -= static_cast<std::uint32_t>(p * p);
   }
+  // Who owns each point (action order) by area: kBlack, kWhite, or kEmpty for neither.
+  void area_owners(std::uint8_t* owner) const;
   // Playing `colour` on empty point p: false when it is suicide; otherwise the resulting
   // position's Zobrist key and stone count.
   bool try_point(int p, int colour, std::uint64_t* new_hash, int* new_stones) const;

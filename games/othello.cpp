@@ -22,6 +22,7 @@ GameInfo make_info(int size) {
   // Every placement adds a disc, and a pass is always followed by a placement (the passer's
   // opponent has a move), so passes never outnumber placements.
   info.max_game_length = 2 * (size * size - 4);
+  info.board_ownership = true;
   return info;
 }
 
@@ -287,6 +288,22 @@ std::vector<double> OthelloState::returns() const {
   const int b = discs(0), w = discs(1);
   if (b == w) return {0.0, 0.0};
   return b > w ? std::vector<double>{1.0, -1.0} : std::vector<double>{-1.0, 1.0};
+}
+
+bool OthelloState::final_ownership(Player player, float* out) const {
+  if (!terminal_) return false;
+  const int cells = og().size() * og().size();
+  for (int c = 0; c < cells; ++c) {
+    const int o = owner(c);
+    out[c] = o < 0 ? 0.0f : o == player ? 1.0f : -1.0f;
+  }
+  return true;
+}
+
+bool OthelloState::final_score(Player player, double* out) const {
+  if (!terminal_) return false;
+  *out = discs(player) - discs(1 - player);
+  return true;
 }
 
 int OthelloState::owner(int cell) const {

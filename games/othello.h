@@ -151,6 +151,9 @@ class OthelloState final : public State {
   void apply_action(Action action) override;
   std::string explain_illegal(Action action) const override;
   std::vector<double> returns() const override;
+  // Game API auxiliary targets (game.h): each cell's disc, and the disc difference.
+  bool final_ownership(Player player, float* out) const override;
+  bool final_score(Player player, double* out) const override;
   void observation(Player player, float* out) const override;
   std::string action_to_string(Player player, Action action) const override;
   std::optional<Action> parse_action(std::string_view text, std::string* error) const override;

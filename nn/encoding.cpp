@@ -51,9 +51,36 @@ std::vector<float> value_target(const games::GameInfo& info, games::Player viewe
   return out;
 }
 
+namespace {
+
+// The game's end as the auxiliary targets see it: the final state, or null when the game was
+// resigned or stopped before its board was decided.
+std::unique_ptr<games::State> decided_final_state(const games::Game& game, const mcts::GameRecord& record) {
+  if (record.resigned >= 0) return nullptr;
+  auto state = game.new_initial_state();
+  for (const games::Action a : record.actions) {
+    if (state->is_terminal()) return nullptr;
+    state->apply_action(a);
+  }
+  return state->is_terminal() ? std::move(state) : nullptr;
+}
+
+// Fills s.ownership and s.score for `player` from `final` (nothing when it has no answer).
+void add_auxiliary_targets(const games::State& final, games::Player player, Sample& s) {
+  const games::Shape& obs = final.game().info().observation_shape;
+  std::vector<float> ownership(static_cast<std::size_t>(obs.plane_size()));
+  double score = 0;
+  if (!final.final_ownership(player, ownership.data()) || !final.final_score(player, &score)) return;
+  s.ownership = std::move(ownership);
+  s.score = static_cast<float>(score / obs.plane_size());
+}
+
+}  // namespace
+
 std::vector<Sample> samples_from_game(const games::Game& game, const mcts::GameRecord& record, double q_mix,
                                       const NetConfig& network) {
   const games::GameInfo info = value_scale(game.info(), network);
+  const auto final = network.auxiliary() ? decided_final_state(game, record) : nullptr;
   std::vector<Sample> out;
   out.reserve(record.samples.size());
   for (const mcts::TrainingSample& ts : record.samples) {
@@ -71,6 +98,7 @@ std::vector<Sample> samples_from_game(const games::Game& game, const mcts::GameR
       const float q = normalize_return(info, ts.root_value);
       s.value[0] = static_cast<float>((1.0 - q_mix) * s.value[0] + q_mix * q);
     }
+    if (final) add_auxiliary_targets(*final, ts.player, s);
     out.push_back(std::move(s));
   }
   return out;
@@ -87,6 +115,12 @@ Sample transform_sample(const games::Game& game, games::Symmetry symmetry, const
     game.transform_policy(symmetry, sample.policy.data(), t.policy.data());
   }
   t.value = sample.value;
+  if (!sample.ownership.empty()) {
+    t.ownership.resize(sample.ownership.size());
+    const games::Shape plane{1, info.observation_shape.height, info.observation_shape.width};
+    game.transform_planes(symmetry, plane, sample.ownership.data(), t.ownership.data());
+  }
+  t.score = sample.score;
   return t;
 }
 

@@ -42,17 +42,25 @@ struct Sample {
   std::vector<float> observation;  // observation_shape.size() floats, the viewer's side
   std::vector<float> policy;       // policy_shape.size() floats; empty: no policy target (fast search)
   std::vector<float> value;        // value_outputs floats in [-1, 1]
+  // The auxiliary targets (net_config.h ownership, score), from the game's final state: one
+  // plane of observation cells, State::final_ownership from the viewer's side, and
+  // State::final_score over the number of cells. Empty: none (the network has no auxiliary
+  // heads, or the game ended by resignation, before its board was decided).
+  std::vector<float> ownership;
+  float score = 0;
 };
 
 // One sample per searched position of a self-play game. `q_mix` in [0, 1] blends the root's
 // search value into the outcome target ((1 - q_mix)·z + q_mix·q, single-output games only):
 // it lowers the target's variance when games are long and noisy.
-// Value targets are scaled for `network` (value_scale).
+// Value targets are scaled for `network` (value_scale). When `network` has auxiliary heads,
+// the game is replayed from record.actions to its final state for their targets.
 std::vector<Sample> samples_from_game(const games::Game& game, const mcts::GameRecord& record, double q_mix = 0.0,
                                       const NetConfig& network = {});
 
-// The sample as it would be for the board transformed by `symmetry`: observation through
-// transform_planes, policy through transform_policy, value unchanged.
+// The sample as it would be for the board transformed by `symmetry`: observation and
+// ownership through transform_planes, policy through transform_policy, value and score
+// unchanged.
 Sample transform_sample(const games::Game& game, games::Symmetry symmetry, const Sample& sample);
 
 }  // namespace pz::nn

@@ -63,16 +63,47 @@ NetOutput Learner::heads(const torch::Tensor& observations) {
   return poly_ ? poly_->heads(*net_, observations) : net_->heads(observations);
 }
 
-std::pair<torch::Tensor, torch::Tensor> Learner::losses(const NetOutput& out, const torch::Tensor& pi, const torch::Tensor& mask,
-                                                        const torch::Tensor& z) const {
-  if (poly_) return {poly_->policy_loss(out.policy, pi, mask), poly_->value_loss(out, z)};
-  const auto per_row = -(pi * torch::log_softmax(out.policy, 1)).sum(1);
-  const auto policy_loss = (per_row * mask).sum() / mask.sum().clamp_min(1.0);
-  // Outcomes in between (draws, scores, q_mix blends) become soft targets with the same
-  // expectation (wdl_targets).
-  const auto value_loss = config_.network.wdl() ? -(wdl_targets(z) * torch::log_softmax(out.value_logits, 2)).sum(2).mean()
-                                                 : torch::mse_loss(out.value, z);
-  return {policy_loss, value_loss};
+namespace {
+
+// Mean of per-row losses over the rows whose mask is 1.
+torch::Tensor masked_mean(const torch::Tensor& per_row, const torch::Tensor& mask) {
+  return (per_row * mask).sum() / mask.sum().clamp_min(1.0);
+}
+
+}  // namespace
+
+Learner::LossTerms Learner::losses(const NetOutput& out, const Batch& batch, const torch::Tensor& pi,
+                                   const torch::Tensor& mask, const torch::Tensor& z) const {
+  LossTerms t;
+  if (poly_) {
+    t.policy = poly_->policy_loss(out.policy, pi, mask);
+    t.value = poly_->value_loss(out, z);
+  } else {
+    t.policy = masked_mean(-(pi * torch::log_softmax(out.policy, 1)).sum(1), mask);
+    // Outcomes in between (draws, scores, q_mix blends) become soft targets with the same
+    // expectation (wdl_targets).
+    t.value = config_.network.wdl() ? -(wdl_targets(z) * torch::log_softmax(out.value_logits, 2)).sum(2).mean()
+                                    : torch::mse_loss(out.value, z);
+  }
+  t.ownership = t.score = torch::zeros({}, torch::kFloat32);
+  if (!config_.network.auxiliary()) return t;
+  const std::int64_t n = batch.size;
+  if (batch.auxiliary_mask.size() != static_cast<std::size_t>(n)) {
+    throw std::invalid_argument("learner: the network has auxiliary heads, the batch has no auxiliary targets");
+  }
+  const auto aux_mask = torch::from_blob(const_cast<float*>(batch.auxiliary_mask.data()), {n});
+  if (config_.network.ownership) {
+    const auto owner = torch::from_blob(const_cast<float*>(batch.ownership.data()), out.ownership.sizes());
+    // (1 + tanh x)/2 = sigmoid(2x): the binary cross-entropy of the logits doubled.
+    const auto per_cell = torch::binary_cross_entropy_with_logits(2 * out.ownership, (1 + owner) / 2, {}, {},
+                                                                   torch::Reduction::None);
+    t.ownership = masked_mean(per_cell.mean(1), aux_mask);
+  }
+  if (config_.network.score) {
+    const auto score = torch::from_blob(const_cast<float*>(batch.score.data()), {n});
+    t.score = masked_mean((out.score.squeeze(1) - score).square(), aux_mask);
+  }
+  return t;
 }
 
 double Learner::lr() const { return optimizer_->param_groups()[0].options().get_lr(); }
@@ -98,14 +129,16 @@ StepStats Learner::train_step(const Batch& batch) {
   for (const auto& b : net_->buffers()) buffers_before.push_back(b.clone());
   optimizer_->zero_grad();
   const NetOutput out = heads(obs);
-  auto [policy_loss, value_loss] = losses(out, pi, mask, z);
-  auto loss = policy_loss + config_.value_weight * value_loss;
+  LossTerms terms = losses(out, batch, pi, mask, z);
+  auto loss = terms.total(config_);
   loss.backward();
   stats.step = step_ + 1;
-  if (group_ != nullptr) average_over_group(loss, policy_loss, value_loss);
+  if (group_ != nullptr) average_over_group(loss, terms);
   stats.loss = loss.item<double>();
-  stats.policy_loss = policy_loss.item<double>();
-  stats.value_loss = value_loss.item<double>();
+  stats.policy_loss = terms.policy.item<double>();
+  stats.value_loss = terms.value.item<double>();
+  stats.ownership_loss = terms.ownership.item<double>();
+  stats.score_loss = terms.score.item<double>();
   if (auto norm = optim::clip_gradients(optimizer_config_, *optimizer_)) {
     stats.grad_norm = *norm;
   } else {
@@ -127,7 +160,7 @@ StepStats Learner::train_step(const Batch& batch) {
   return stats;
 }
 
-void Learner::average_over_group(torch::Tensor& loss, torch::Tensor& policy_loss, torch::Tensor& value_loss) {
+void Learner::average_over_group(torch::Tensor& loss, LossTerms& terms) {
   torch::NoGradGuard no_grad;
   auto params = net_->parameters();
   std::vector<torch::Tensor> buffers;
@@ -141,7 +174,10 @@ void Learner::average_over_group(torch::Tensor& loss, torch::Tensor& policy_loss
     parts.push_back(p.grad().defined() ? p.grad().reshape(-1).to(dtype) : torch::zeros({p.numel()}, dtype));
   }
   for (const auto& b : buffers) parts.push_back(b.reshape(-1).to(dtype));
-  parts.push_back(torch::stack({loss.detach(), policy_loss.detach(), value_loss.detach()}).reshape(-1).to(dtype));
+  parts.push_back(torch::stack({loss.detach(), terms.policy.detach(), terms.value.detach(), terms.ownership.detach(),
+                                terms.score.detach()})
+                      .reshape(-1)
+                      .to(dtype));
   torch::Tensor flat = torch::cat(parts);
   group_->all_reduce_sum(flat);
   flat.div_(static_cast<double>(group_->world_size()));
@@ -160,10 +196,9 @@ void Learner::average_over_group(torch::Tensor& loss, torch::Tensor& policy_loss
     }
   }
   for (auto& b : buffers) b.copy_(take(b));
-  const auto losses = take(torch::empty({3})).to(torch::kFloat64);
+  const auto losses = take(torch::empty({5})).to(torch::kFloat64);
   loss = losses[0];
-  policy_loss = losses[1];
-  value_loss = losses[2];
+  terms = {losses[1], losses[2], losses[3], losses[4]};
 }
 
 void Learner::broadcast_from_root() {

@@ -3,8 +3,12 @@
 //
 // Loss = policy cross-entropy (−Σ π log softmax(logits), over rows with a policy target)
 //      + value_weight · value loss (MSE for a scalar head; for a win/draw/loss head the
-//        cross-entropy against the outcome, learner.cpp), plus weight decay through the optimiser's weight_decay
-//      (L2 for SGD, decoupled for AdamW). Gradients are clipped by total norm when the
+//        cross-entropy against the outcome, learner.cpp)
+//      + ownership_weight · ownership loss + score_weight · score loss, for a network with the
+//        auxiliary heads (net_config.h), over the rows that have their targets (KataGo's forms:
+//        the ownership's per-cell binary cross-entropy between (1 + tanh(logit))/2 and
+//        (1 + target)/2, averaged over cells; the score's squared error),
+//      plus weight decay through the optimiser's weight_decay (L2 for SGD, decoupled for AdamW). Gradients are clipped by total norm when the
 // optimiser config has clip_grad_norm. The step counter and schedule follow optim/'s
 // PyTorch semantics: step t trains with lr(t), then the scheduler steps.
 //
@@ -58,6 +62,7 @@ struct LearnerConfig {
   nlohmann::json optimizer = {{"type", "sgd"}, {"lr", 0.02}, {"momentum", 0.9}, {"weight_decay", 1e-4}};
   nlohmann::json scheduler = {{"type", "constant"}, {"factor", 1.0}, {"total_iters", 1}};
   double value_weight = 1.0;
+  double ownership_weight = 1.5, score_weight = 0.5;  // for the auxiliary heads, when the network has them
   // The network passes: "torch" (LibTorch's ops) or "poly" (the kernels polyc generates,
   // poly_training.h). The same weights, optimiser and state files either way.
   std::string backend = "torch";
@@ -71,6 +76,7 @@ struct LearnerConfig {
 struct StepStats {
   std::int64_t step = 0;  // the step just taken (1-based)
   double loss = 0, policy_loss = 0, value_loss = 0;
+  double ownership_loss = 0, score_loss = 0;  // 0 without the auxiliary heads
   double lr = 0;          // the lr this step trained with
   double grad_norm = 0;   // total 2-norm of the gradients (clip_norm_type when clipping), before clipping
 };
@@ -124,11 +130,17 @@ class Learner {
   DataParallelGroup* group_ = nullptr;
 
   // The group's mean of the gradients, floating buffers and loss terms (in place).
-  void average_over_group(torch::Tensor& loss, torch::Tensor& policy_loss, torch::Tensor& value_loss);
+  struct LossTerms {
+    torch::Tensor policy, value, ownership, score;  // the auxiliary terms are zeros without their heads
+    torch::Tensor total(const LearnerConfig& c) const {
+      return policy + c.value_weight * value + c.ownership_weight * ownership + c.score_weight * score;
+    }
+  };
+  void average_over_group(torch::Tensor& loss, LossTerms& terms);
   NetOutput heads(const torch::Tensor& observations);
   // The policy and value loss terms (the header's formulas), on LibTorch's ops or the poly kernels.
-  std::pair<torch::Tensor, torch::Tensor> losses(const NetOutput& out, const torch::Tensor& pi, const torch::Tensor& mask,
-                                                 const torch::Tensor& z) const;
+  LossTerms losses(const NetOutput& out, const Batch& batch, const torch::Tensor& pi, const torch::Tensor& mask,
+                   const torch::Tensor& z) const;
   static bool step_is_finite(const StepStats& stats);  // loss and gradient norm
   static std::string divergence_reason(const StepStats& stats);
   void restore_buffers(const std::vector<torch::Tensor>& saved);

@@ -47,7 +47,7 @@ std::string describe_model(const ModelInfo& info, const std::string& path) {
   s << "model checkpoint: " << path << "\n"
     << "game: " << info.game << "\n"
     << "network: " << info.network.type << ", " << info.network.blocks << " blocks x " << info.network.channels
-    << " channels, " << info.network.value_head << " value head (" << info.parameters << " parameters)\n"
+    << " channels, " << info.network.describe_heads() << " (" << info.parameters << " parameters)\n"
     << "network config: " << info.network.to_json().dump() << "\n"
     << "step: " << info.step << "\n"
     << "created: " << info.created << " by polyzero " << info.version << "\n";

@@ -1,6 +1,7 @@
 #include "nn/net_config.h"
 
 #include "optim/config_fields.h"
+#include "util/error.h"
 
 namespace pz::nn {
 
@@ -14,7 +15,18 @@ nlohmann::json NetConfig::to_json() const {
                       {"value_head", value_head}};
   if (pooled()) j["global_channels"] = global_channels;
   if (!value_range.empty()) j["value_range"] = value_range;
+  // Written only when on, so that the configs of nets without them read as they always did.
+  if (ownership) j["ownership"] = true;
+  if (score) j["score"] = true;
   return j;
+}
+
+std::string NetConfig::describe_heads() const {
+  std::string s = value_head + " value head";
+  if (ownership && score) s += ", ownership and score heads";
+  else if (ownership) s += ", ownership head";
+  else if (score) s += ", score head";
+  return s;
 }
 
 NetConfig parse_net_config(const nlohmann::json& config, const std::string& path) {
@@ -35,6 +47,8 @@ NetConfig parse_net_config(const nlohmann::json& config, const std::string& path
     c.value_range = {(*range)[0].get<double>(), (*range)[1].get<double>()};
     if (!(c.value_range[1] > c.value_range[0])) f.fail("value_range", "must have lo < hi, got " + range->dump());
   }
+  c.ownership = f.boolean("ownership", false);
+  c.score = f.boolean("score", false);
   if (c.pooled()) {
     c.global_channels = static_cast<int>(f.integer("global_channels", c.global_channels, 1));
   } else if (f.has("global_channels")) {
@@ -53,7 +67,16 @@ NetShape net_shape(const games::GameInfo& info) {
   s.spatial_policy = info.policy_shape.height == info.observation_shape.height &&
                      info.policy_shape.width == info.observation_shape.width;
   s.value_outputs = (info.num_players == 1 || (info.num_players == 2 && info.zero_sum)) ? 1 : info.num_players;
+  s.board_ownership = info.board_ownership;
   return s;
+}
+
+void check_net_config(const NetConfig& config, const games::GameInfo& info) {
+  if (config.auxiliary() && !info.board_ownership) {
+    throw util::UsageError(std::string("network.") + (config.ownership ? "ownership" : "score") + ": " + info.name +
+                           " has no final ownership or score to predict (games scored on their board have: go, "
+                           "othello); remove the field");
+  }
 }
 
 }  // namespace pz::nn

@@ -17,6 +17,12 @@
 //           beyond real scores (2048's is 3.9 million, games score thousands): there every
 //           target would sit at -1, where tanh is flat, and the value would learn nothing.
 //           Returns outside the range are clamped.
+// ownership, score (optional, default false): KataGo's auxiliary heads, for games scored on
+//           their board (GameInfo::board_ownership: Go, Othello). "ownership" predicts who owns
+//           each cell at the end (a 1×1 conv on the value head's features, one tanh per cell),
+//           "score" the final margin divided by the board's cells (a linear layer on the value
+//           head's hidden layer). They are trained, not searched: the learner weighs their
+//           losses (train_config.h) and inference ignores them.
 //
 // network.h says how each head adapts to the game. Torch-free, so configs are read and
 // checked without loading LibTorch.
@@ -41,9 +47,14 @@ struct NetConfig {
   int global_channels = 16;  // "pooled" only: channels of each global pooling branch
   std::string value_head = "scalar";
   std::vector<double> value_range;  // {lo, hi}; empty: the game's return bounds
+  bool ownership = false;
+  bool score = false;
 
   bool pooled() const { return type == "pooled"; }
   bool wdl() const { return value_head == "wdl"; }
+  bool auxiliary() const { return ownership || score; }
+  // "scalar value head", "wdl value head, ownership and score heads": for messages.
+  std::string describe_heads() const;
   nlohmann::json to_json() const;
   bool operator==(const NetConfig&) const = default;
 };
@@ -57,7 +68,12 @@ struct NetShape {
   games::Shape policy;      // policy planes; the head emits policy.size() logits
   bool spatial_policy;      // policy planes are board-sized: the head is a 1×1 conv to A planes
   int value_outputs;        // 1 for one- and two-player zero-sum games, else one per seat
+  bool board_ownership = false;  // GameInfo::board_ownership: the auxiliary heads may be built
 };
 NetShape net_shape(const games::GameInfo& info);
+
+// Throws util::UsageError when `config` asks for auxiliary heads the game (`info`) has no
+// targets for.
+void check_net_config(const NetConfig& config, const games::GameInfo& info);
 
 }  // namespace pz::nn

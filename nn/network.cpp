@@ -93,6 +93,8 @@ PolicyValueNetImpl::PolicyValueNetImpl(const NetConfig& config, const NetShape& 
   value_fc1_ = register_module("value_fc1", torch::nn::Linear(pooled ? 3 * vc : vc * hw, config.value_hidden));
   const int value_logits = config.wdl() ? 3 * shape.value_outputs : shape.value_outputs;
   value_fc2_ = register_module("value_fc2", torch::nn::Linear(config.value_hidden, value_logits));
+  if (config.ownership) ownership_conv_ = register_module("ownership_conv", conv(vc, 1, 1, true));
+  if (config.score) score_fc_ = register_module("score_fc", torch::nn::Linear(config.value_hidden, 1));
 }
 
 NetOutput PolicyValueNetImpl::heads(const torch::Tensor& x) {
@@ -111,9 +113,11 @@ NetOutput PolicyValueNetImpl::heads(const torch::Tensor& x) {
     const auto p = torch::relu(policy_bn_(policy_conv_(h)));
     out.policy = shape_.spatial_policy ? policy_out_conv_(p).flatten(1) : policy_fc_(p.flatten(1));
   }
-  auto v = torch::relu(value_bn_(value_conv_(h)));
-  v = config_.pooled() ? global_pool(v) : v.flatten(1);
-  v = value_fc2_(torch::relu(value_fc1_(v)));
+  const auto features = torch::relu(value_bn_(value_conv_(h)));
+  if (config_.ownership) out.ownership = ownership_conv_(features).flatten(1);
+  const auto hidden = torch::relu(value_fc1_(config_.pooled() ? global_pool(features) : features.flatten(1)));
+  if (config_.score) out.score = score_fc_(hidden);
+  const auto v = value_fc2_(hidden);
   if (config_.wdl()) {
     out.value_logits = v.view({v.size(0), shape_.value_outputs, 3});
     const auto probs = torch::softmax(out.value_logits, 2);
@@ -140,6 +144,7 @@ torch::Tensor wdl_targets(const torch::Tensor& z) {
 }
 
 PolicyValueNet make_network(const NetConfig& config, const games::GameInfo& info) {
+  check_net_config(config, info);
   return PolicyValueNet(config, net_shape(info));
 }
 

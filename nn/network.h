@@ -21,6 +21,10 @@
 //             games (a fixed number of actions whatever the board): linear from G's pooled
 //             features to the actions
 //   value     1×1 conv → BN → ReLU → pooled → linear → ReLU → linear
+//   auxiliary (net_config.h ownership, score) on either type: ownership is a 1×1 conv with bias
+//             from the value head's ReLU features to one plane, flattened to H·W logits (the
+//             prediction is their tanh); score a linear layer from the value head's hidden
+//             ReLU layer to one output, the final margin over the board's cells
 //   pooling   per channel: mean, mean × (√(H·W) − 14)/10 (KataGo's term that tells the net
 //             the board's size) and max, so [N, C, H, W] → [N, 3C]
 //   The same weights therefore run on observations of any height and width: a net built for
@@ -78,6 +82,8 @@ struct NetOutput {
   torch::Tensor policy;        // logits [N, policy planes × H × W]
   torch::Tensor value;         // [N, value_outputs], in [-1, 1]
   torch::Tensor value_logits;  // "wdl": [N, value_outputs, 3] (win, draw, loss); else undefined
+  torch::Tensor ownership;     // config.ownership: logits [N, H × W] (tanh: the prediction); else undefined
+  torch::Tensor score;         // config.score: [N, 1], the margin over H × W cells; else undefined
 };
 
 // A "wdl" head's targets [N, V, 3] for outcomes z [N, V] in [-1, 1]: z ≥ 0 → (z, 1 − z, 0),
@@ -105,6 +111,8 @@ class PolicyValueNetImpl : public torch::nn::Module {
   torch::nn::Conv2d value_conv_{nullptr};
   torch::nn::BatchNorm2d value_bn_{nullptr};
   torch::nn::Linear value_fc1_{nullptr}, value_fc2_{nullptr};
+  torch::nn::Conv2d ownership_conv_{nullptr};
+  torch::nn::Linear score_fc_{nullptr};
 };
 TORCH_MODULE(PolicyValueNet);
 

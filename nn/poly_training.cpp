@@ -424,6 +424,8 @@ NetOutput PolyTrainingNet::heads(PolicyValueNetImpl& net, const Tensor& observat
   const TrainingHeads<Act> heads = walk_training_network<Act>(runner, config_, shape_, input);
   NetOutput out;
   out.policy = heads.policy.t;
+  if (config_.ownership) out.ownership = heads.ownership.t;
+  if (config_.score) out.score = heads.score.t;
   if (config_.wdl()) {
     out.value_logits = heads.value_logits.t.view({n, shape_.value_outputs, 3});
     const Tensor probs = torch::softmax(out.value_logits.detach(), 2);

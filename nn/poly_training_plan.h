@@ -52,6 +52,7 @@ class TrainingLayerOps {
 template <class Act>
 struct TrainingHeads {
   Act policy, value, value_logits;  // value_logits: a "wdl" head's [N, 3·outputs]; value: else
+  Act ownership, score;             // the auxiliary heads' outputs (network.h), when configured
 };
 
 // network.h's heads(): the same layers, in the same order, with the same module names.
@@ -91,10 +92,11 @@ TrainingHeads<Act> walk_training_network(TrainingLayerOps<Act>& ops, const NetCo
     out.policy = shape.spatial_policy ? ops.flatten(ops.conv("policy_out", p, shape.policy.channels, 1, true))
                                       : ops.linear("policy_fc", ops.flatten(p), actions, false);
   }
-  Act v = conv_bn("value_conv", "value_bn", h, vc, 1, true);
-  v = pooled ? ops.pool(v) : ops.flatten(v);
-  v = ops.linear("value_fc1", v, config.value_hidden, true);
-  v = ops.linear("value_fc2", v, config.wdl() ? 3 * shape.value_outputs : shape.value_outputs, false);
+  const Act features = conv_bn("value_conv", "value_bn", h, vc, 1, true);
+  if (config.ownership) out.ownership = ops.flatten(ops.conv("ownership_conv", features, 1, 1, true));
+  const Act hidden = ops.linear("value_fc1", pooled ? ops.pool(features) : ops.flatten(features), config.value_hidden, true);
+  if (config.score) out.score = ops.linear("score_fc", hidden, 1, false);
+  const Act v = ops.linear("value_fc2", hidden, config.wdl() ? 3 * shape.value_outputs : shape.value_outputs, false);
   if (config.wdl()) out.value_logits = v;
   else out.value = ops.tanh(v);
   return out;

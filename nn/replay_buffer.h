@@ -6,9 +6,15 @@
 // Samples live in flat arrays, one row per sample, so a minibatch is a few memcpys and the
 // buffer saves and loads as raw rows. Thread-safe: one mutex, held for copies only.
 //
+// A buffer made with `auxiliary` also keeps the auxiliary targets (encoding.h Sample::ownership,
+// score) and a mask saying which rows have them; ownership moves with the symmetry as one
+// more plane.
+//
 // Saved form (checkpoints): "PZRB", format version, row sizes, capacity, counters, the rows,
 // then an FNV-1a checksum of everything before it; load() refuses a file whose sizes or
-// checksum disagree, with a message naming the file.
+// checksum disagree, with a message naming the file. Format 2 adds the ownership row size
+// (0 without auxiliary targets) and, when it is not 0, each row's ownership, score and mask;
+// format 1 files (no auxiliary targets) still load into buffers without them.
 #pragma once
 
 #include <cstddef>
@@ -30,12 +36,16 @@ struct Batch {
   std::vector<float> policies;      // size × policy_shape.size()
   std::vector<float> policy_mask;   // size: 1 where the row has a policy target
   std::vector<float> values;        // size × value_outputs
+  // Auxiliary buffers only (ReplayBuffer's `auxiliary`), else empty:
+  std::vector<float> ownership;       // size × H·W (observation cells)
+  std::vector<float> score;           // size
+  std::vector<float> auxiliary_mask;  // size: 1 where the row has the two targets
 };
 
 class ReplayBuffer {
  public:
-  // `game` must outlive the buffer.
-  ReplayBuffer(const games::Game& game, std::size_t capacity);
+  // `game` must outlive the buffer. `auxiliary`: keep the auxiliary targets too.
+  ReplayBuffer(const games::Game& game, std::size_t capacity, bool auxiliary = false);
 
   void add(const std::vector<Sample>& samples);
   std::size_t size() const;
@@ -60,8 +70,10 @@ class ReplayBuffer {
   const games::Game& game_;
   const std::size_t capacity_;
   const std::size_t obs_size_, policy_size_, value_size_;
+  const std::size_t ownership_size_;  // 0: no auxiliary targets
   mutable std::mutex mutex_;
   std::vector<float> obs_, policy_, mask_, value_;
+  std::vector<float> ownership_, score_, aux_mask_;  // auxiliary buffers only
   std::size_t count_ = 0, next_ = 0;
   std::int64_t total_added_ = 0;
 };

@@ -33,6 +33,8 @@ json default_train_config() {
         {"steps", 10000},
         {"publish_every", 50},
         {"value_weight", 1.0},
+        {"ownership_weight", 1.5},
+        {"score_weight", 0.5},
         {"backend", "torch"},
         {"optimizer",
          {{"type", "sgd"}, {"lr", 0.05}, {"momentum", 0.9}, {"nesterov", true}, {"weight_decay", 1e-4},
@@ -133,6 +135,8 @@ TrainConfig parse_train_config(const json& config) {
     c.steps = f.integer("steps", 10000, 1);
     c.publish_every = static_cast<int>(f.integer("publish_every", 50, 1, kMaxInt));
     c.value_weight = f.number("value_weight", 1.0, Bounds::at_least(0));
+    c.ownership_weight = f.number("ownership_weight", 1.5, Bounds::at_least(0));
+    c.score_weight = f.number("score_weight", 0.5, Bounds::at_least(0));
     c.learner_backend = f.choice("backend", "torch", {"torch", "poly"});
     const json* opt = f.raw("optimizer");
     c.optimizer = opt ? *opt : default_train_config()["learner"]["optimizer"];

@@ -25,6 +25,8 @@
 //               augment (random symmetry per sample)
 //   learner     batch_size, steps (the run's length: the schedule is sized to it),
 //               publish_every (steps between weight hot-swaps to the actors), value_weight,
+//               ownership_weight and score_weight (the auxiliary heads' loss weights, for a
+//               network with them: net_config.h; learner.h has the losses),
 //               backend (the learner's network passes: "torch", LibTorch's ops, or "poly",
 //               the kernels polyc generates, poly_training.h),
 //               optimizer (optim/optimizer_config.h), scheduler (optim/scheduler_factory.h;
@@ -76,6 +78,7 @@ struct TrainConfig {
   std::int64_t steps = 10000;
   int publish_every = 50;
   double value_weight = 1.0;
+  double ownership_weight = 1.5, score_weight = 0.5;
   std::string learner_backend = "torch";  // "torch" or "poly" (learner.h)
   nlohmann::json optimizer, scheduler;
 

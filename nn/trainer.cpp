@@ -61,6 +61,8 @@ LearnerConfig learner_config(const TrainConfig& config) {
   lc.optimizer = config.optimizer;
   lc.scheduler = config.scheduler;
   lc.value_weight = config.value_weight;
+  lc.ownership_weight = config.ownership_weight;
+  lc.score_weight = config.score_weight;
   lc.backend = config.learner_backend;
   return lc;
 }
@@ -135,7 +137,7 @@ class Trainer {
         options_(options),
         game_(games::make_game(config.game)),
         run_(options.run_dir),
-        buffer_(*game_, config.replay_capacity),
+        buffer_(*game_, config.replay_capacity, config.network.auxiliary()),
         progress_(options.quiet) {
     if (options.run_dir.find(',') != std::string::npos) {
       throw util::UsageError("run directory " + options.run_dir +
@@ -672,7 +674,7 @@ void Trainer::log_step(const StepStats& stats) {
   const double now = elapsed();
   const std::int64_t games = games_.load(), samples = buffer_.total_added();
   const double dt = std::max(1e-9, now - last_snapshot_.time);
-  const json line = {
+  json line = {
       {"kind", "train"},
       {"step", stats.step},
       {"time", elapsed_before_ + now},
@@ -701,6 +703,10 @@ void Trainer::log_step(const StepStats& stats) {
       {"learner_samples_per_s",
        learner_seconds_ > 0 ? static_cast<double>(learner_steps_here_ * config_.batch_size) / learner_seconds_ : 0.0},
   };
+  if (config_.network.auxiliary()) {
+    line["ownership_loss"] = stats.ownership_loss;
+    line["score_loss"] = stats.score_loss;
+  }
   metrics_->write(line);
   if (options_.log_json) std::cout << line.dump() << std::endl;
   last_snapshot_ = {now, games, samples, es.positions, es.forwards, es.forward_rows, es.cache_hits};
@@ -913,7 +919,7 @@ TrainResult Trainer::run() {
   }
   progress_.message("training " + game_->spec().to_string() + " in " + run_.root() + ": " +
                     std::to_string(config_.network.blocks) + "x" + std::to_string(config_.network.channels) + " " +
-                    config_.network.type + " network, " + config_.network.value_head + " value head (" +
+                    config_.network.type + " network, " + config_.network.describe_heads() + " (" +
                     std::to_string(learner_->network().parameter_count()) + " parameters), " +
                     (options_.group ? "learner rank " + std::to_string(rank()) + " of " +
                                           std::to_string(options_.group->world_size()) + " (data-parallel), "

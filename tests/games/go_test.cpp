@@ -699,5 +699,32 @@ TEST(Go, PassIsFixedBySymmetries) {
   EXPECT_EQ(game->transform_action(Symmetry::kRotate90, 0), 6);  // top-left to top-right
 }
 
+// The auxiliary targets (game.h): each point's owner by area, from the asking seat's side,
+// and score() from that side; only once the game is over.
+TEST(Go, FinalOwnershipAndScoreAreTheAreaOfEachPoint) {
+  const auto game = make("size=5,komi=0.5");
+  auto state = game->new_initial_state();
+  std::vector<float> ownership(25, 9.0f);
+  double score = 0;
+  // Black walls off columns a-c, White column e; column d touches both and is no one's.
+  for (const char* move : {"c1", "e1", "c2", "e2", "c3", "e3", "c4", "e4", "c5", "e5", "pass"}) {
+    state->apply_action(*state->parse_action(move));
+    EXPECT_FALSE(state->final_ownership(0, ownership.data())) << "before the end, after " << move;
+    EXPECT_FALSE(state->final_score(0, &score));
+  }
+  state->apply_action(*state->parse_action("pass"));
+  for (Player p : {0, 1}) {
+    ASSERT_TRUE(state->final_ownership(p, ownership.data()));
+    const float mine = p == 0 ? 1.0f : -1.0f;
+    for (int a = 0; a < 25; ++a) {
+      const int x = a % 5;
+      EXPECT_EQ(ownership[static_cast<std::size_t>(a)], x <= 2 ? mine : x == 3 ? 0.0f : -mine) << "seat " << p << " point " << a;
+    }
+    ASSERT_TRUE(state->final_score(p, &score));
+    EXPECT_DOUBLE_EQ(score, mine * 9.5);  // 15 - 5 - 0.5
+  }
+  EXPECT_DOUBLE_EQ(static_cast<const GoState&>(*state).score(), 9.5);
+}
+
 }  // namespace
 }  // namespace pz::games

@@ -568,5 +568,34 @@ TEST(Othello, Symmetries) {
   testing::check_symmetries(*make(10), 5, 7);
 }
 
+// The auxiliary targets (game.h): the final discs from the asking seat's side and their
+// difference; only at the end of a game.
+TEST(Othello, FinalOwnershipAndScoreAreTheDiscs) {
+  const auto game = make(6);
+  util::Rng rng(17);
+  for (int g = 0; g < 20; ++g) {
+    auto state = game->new_initial_state();
+    std::vector<float> ownership(36);
+    double score = 0;
+    while (!state->is_terminal()) {
+      EXPECT_FALSE(state->final_ownership(0, ownership.data()));
+      EXPECT_FALSE(state->final_score(1, &score));
+      const auto legal = state->legal_actions();
+      state->apply_action(legal[rng.below(static_cast<std::uint32_t>(legal.size()))]);
+    }
+    const auto& othello = static_cast<const OthelloState&>(*state);
+    for (Player p : {0, 1}) {
+      ASSERT_TRUE(state->final_ownership(p, ownership.data()));
+      for (int c = 0; c < 36; ++c) {
+        const int o = othello.owner(c);
+        EXPECT_EQ(ownership[static_cast<std::size_t>(c)], o < 0 ? 0.0f : o == p ? 1.0f : -1.0f);
+      }
+      ASSERT_TRUE(state->final_score(p, &score));
+      EXPECT_EQ(score, othello.discs(p) - othello.discs(1 - p));
+      EXPECT_EQ(score > 0, state->returns()[static_cast<std::size_t>(p)] > 0);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pz::games

@@ -1,5 +1,6 @@
 // Samples and their symmetries, for every registered game: the sample of a transformed
-// position must be the transformed sample (observation planes, policy target, value).
+// position must be the transformed sample (observation planes, policy target, value, and
+// the auxiliary targets of games scored on their board).
 #include <gtest/gtest.h>
 
 #include "games/registry.h"
@@ -36,6 +37,8 @@ Pair random_records(const games::Game& game, games::Symmetry s, util::Rng& rng) 
     const games::Action move = legal[rng.below(static_cast<std::uint32_t>(legal.size()))];
     a->apply_action(move);
     b->apply_action(game.transform_action(s, move));
+    out.original.actions.push_back(move);
+    out.image.actions.push_back(game.transform_action(s, move));
   }
   out.original.returns = a->returns();
   out.image.returns = b->returns();
@@ -50,14 +53,19 @@ TEST(Augmentation, TransformedSampleIsTheSampleOfTheTransformedPosition) {
     for (games::Symmetry s : game->symmetries()) {
       for (int g = 0; g < 3; ++g) {
         const Pair p = random_records(*game, s, rng);
-        const auto original = samples_from_game(*game, p.original);
-        const auto image = samples_from_game(*game, p.image);
+        NetConfig network;
+        network.ownership = network.score = game->info().board_ownership;
+        const auto original = samples_from_game(*game, p.original, 0.0, network);
+        const auto image = samples_from_game(*game, p.image, 0.0, network);
         ASSERT_EQ(original.size(), image.size());
         for (std::size_t i = 0; i < original.size(); ++i) {
           const Sample t = transform_sample(*game, s, original[i]);
           ASSERT_EQ(t.observation, image[i].observation) << entry.name << " " << games::symmetry_name(s) << " move " << i;
           ASSERT_EQ(t.policy, image[i].policy) << entry.name << " " << games::symmetry_name(s) << " move " << i;
           ASSERT_EQ(t.value, image[i].value) << entry.name;
+          ASSERT_EQ(t.ownership, image[i].ownership) << entry.name << " " << games::symmetry_name(s) << " move " << i;
+          ASSERT_EQ(t.score, image[i].score) << entry.name;
+          ASSERT_EQ(t.ownership.empty(), !network.ownership) << entry.name << ": a finished game has its final board";
         }
       }
     }
@@ -126,6 +134,44 @@ TEST(Encoding, FastSearchPositionsHaveNoPolicyTargetAndQMixBlendsTheValue) {
   EXPECT_EQ(samples[0].policy[4], 1.0f);
   EXPECT_TRUE(samples[1].policy.empty());
   EXPECT_FLOAT_EQ(samples[0].value[0], -0.25f);  // 0.5·(−1) + 0.5·0.5
+}
+
+// The auxiliary targets come from the final board, from each sample's own side; a resigned
+// game, whose board was never decided, has none.
+TEST(Encoding, AuxiliaryTargetsAreTheFinalBoardFromTheSamplesSide) {
+  const auto game = games::make_game("go:size=5,komi=0.5");
+  auto state = game->new_initial_state();
+  mcts::GameRecord record;
+  // Black walls off columns a-c, White column e; column d touches both and is no one's.
+  for (const char* move : {"c1", "e1", "c2", "e2", "c3", "e3", "c4", "e4", "c5", "e5", "pass", "pass"}) {
+    record.samples.push_back({state->serialize(), state->current_player(), state->move_number(), {}, 0.0, false});
+    const games::Action a = *state->parse_action(move);
+    record.actions.push_back(a);
+    state->apply_action(a);
+  }
+  ASSERT_TRUE(state->is_terminal());
+  record.returns = state->returns();
+  NetConfig network;
+  network.ownership = network.score = true;
+  const auto samples = samples_from_game(*game, record, 0.0, network);
+  ASSERT_EQ(samples.size(), 12u);
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    const float mine = i % 2 == 0 ? 1.0f : -1.0f;  // Black's samples, then White's
+    ASSERT_EQ(samples[i].ownership.size(), 25u);
+    for (int y = 0; y < 5; ++y) {
+      for (int x = 0; x < 5; ++x) {
+        const float want = x <= 2 ? mine : x == 3 ? 0.0f : -mine;
+        EXPECT_EQ(samples[i].ownership[static_cast<std::size_t>(y * 5 + x)], want) << "sample " << i << " x " << x;
+      }
+    }
+    EXPECT_FLOAT_EQ(samples[i].score, mine * (15 - 5 - 0.5f) / 25) << "sample " << i;
+  }
+  EXPECT_TRUE(samples_from_game(*game, record)[0].ownership.empty()) << "a network without the heads";
+  record.resigned = 1;
+  EXPECT_TRUE(samples_from_game(*game, record, 0.0, network)[0].ownership.empty()) << "a resigned game";
+  record.resigned = -1;
+  record.actions.pop_back();  // the game record stops before its end
+  EXPECT_TRUE(samples_from_game(*game, record, 0.0, network)[0].ownership.empty()) << "an unfinished game";
 }
 
 }  // namespace

@@ -351,6 +351,26 @@ TEST_F(NnTest, LearnerResumesWithTheSameStepLrAndWeights) {
   std::filesystem::remove(state);
 }
 
+// The inference engine's per-seat values for the game's first position, from `net`'s weights.
+std::vector<float> engine_values_at_start(const games::Game& game, PolicyValueNetImpl& net) {
+  InferenceEngine engine(game, net.config(), export_weights(net), {4, 0});
+  auto state = game.new_initial_state();
+  const auto legal = state->legal_actions();
+  std::vector<float> priors(legal.size()), values(2);
+  std::vector<mcts::EvalRequest> request{{state.get(), legal, priors.data(), values.data()}};
+  engine.evaluate(request);
+  return values;
+}
+
+// `net` through a model checkpoint at `path`.
+LoadedModel saved_and_loaded(const std::string& path, const games::Game& game, PolicyValueNetImpl& net) {
+  ModelInfo info;
+  info.game = game.spec().to_string();
+  info.network = net.config();
+  save_model(path, net, info);
+  return load_model_for(path, game);
+}
+
 TEST_F(NnTest, WinDrawLossHeadLearnsOutcomesAndItsValueIsWinMinusLoss) {
   const auto game = games::make_game("tictactoe");
   LearnerConfig lc;
@@ -383,25 +403,83 @@ TEST_F(NnTest, WinDrawLossHeadLearnsOutcomesAndItsValueIsWinMinusLoss) {
   EXPECT_LT(out.value[2][0].item<float>(), -0.5f);
 
   // The search gets W − L per seat, in return units.
-  InferenceEngine engine(*game, learner.network().config(), export_weights(learner.network()), {4, 0});
-  auto state = game->new_initial_state();
-  const auto legal = state->legal_actions();
-  std::vector<float> priors(legal.size()), values(2);
-  std::vector<mcts::EvalRequest> request{{state.get(), legal, priors.data(), values.data()}};
-  engine.evaluate(request);
+  const std::vector<float> values = engine_values_at_start(*game, net);
   EXPECT_FLOAT_EQ(values[0], -values[1]);
   EXPECT_LE(std::abs(values[0]), 1.0f);
 
   // Round trip through a checkpoint.
-  ModelInfo info;
-  info.game = game->spec().to_string();
-  info.network = lc.network;
   const std::string path = temp_path("wdl.pt");
-  save_model(path, net, info);
-  LoadedModel loaded = load_model_for(path, *game);
+  LoadedModel loaded = saved_and_loaded(path, *game, net);
   EXPECT_EQ(loaded.info.network.value_head, "wdl");
   EXPECT_TRUE(torch::equal(loaded.net->heads(x).value_logits, out.value_logits));
   std::filesystem::remove(path);
+}
+
+// KataGo's auxiliary heads: they learn the final board and margin from the rows that have
+// them, rows without them add nothing, the engine and checkpoints carry them, and a game with
+// no board to own refuses them.
+TEST_F(NnTest, AuxiliaryHeadsLearnTheFinalBoardFromTheRowsThatHaveIt) {
+  const auto game = games::make_game("go:size=5");
+  LearnerConfig lc;
+  lc.network = small_net();
+  lc.network.ownership = lc.network.score = true;
+  lc.optimizer = {{"type", "adam"}, {"lr", 0.01}};
+  lc.scheduler = {{"type", "constant"}, {"factor", 1.0}, {"total_iters", 1}};
+  Learner learner(*game, lc, 3);
+  const int n = 6;
+  Batch batch = fixed_batch(*game, n, 5);
+  const auto owners = torch::randint(-1, 2, {n, 25}).to(torch::kFloat);
+  batch.ownership.assign(owners.data_ptr<float>(), owners.data_ptr<float>() + owners.numel());
+  batch.score = {0.5f, -0.3f, 0.1f, 0.9f, -0.9f, 0.2f};
+  batch.auxiliary_mask = {1, 1, 1, 1, 0, 0};
+  double first_ownership = 0, first_score = 0;
+  StepStats last;
+  for (int i = 0; i < 200; ++i) {
+    last = learner.train_step(batch);
+    if (i == 0) first_ownership = last.ownership_loss, first_score = last.score_loss;
+  }
+  EXPECT_NEAR(first_ownership, std::log(2.0), 0.15);  // a fresh head says 50% everywhere
+  EXPECT_LT(last.ownership_loss, 0.5 * first_ownership);
+  EXPECT_LT(last.score_loss, 0.1 * first_score + 1e-3);
+  auto& net = learner.network();
+  net.eval();
+  const games::Shape& s = game->info().observation_shape;
+  const auto x = torch::from_blob(batch.observations.data(), {n, s.channels, s.height, s.width});
+  const NetOutput out = net.heads(x);
+  ASSERT_EQ(out.ownership.sizes(), (std::vector<std::int64_t>{n, 25}));
+  for (int row = 0; row < 4; ++row) {
+    EXPECT_NEAR(out.score[row][0].item<float>(), batch.score[static_cast<std::size_t>(row)], 0.15) << "row " << row;
+    // Cells owned by a side are predicted for it.
+    const auto predicted = torch::tanh(out.ownership[row]);
+    EXPECT_GT((predicted * owners[row]).sum().item<float>(), 0.5f * owners[row].abs().sum().item<float>()) << "row " << row;
+  }
+
+  // Rows without the targets: the auxiliary losses are zero.
+  Batch none = batch;
+  none.auxiliary_mask.assign(static_cast<std::size_t>(n), 0.0f);
+  const StepStats masked = learner.train_step(none);
+  EXPECT_EQ(masked.ownership_loss, 0.0);
+  EXPECT_EQ(masked.score_loss, 0.0);
+  Batch missing = batch;
+  missing.auxiliary_mask.clear();
+  EXPECT_THROW(learner.train_step(missing), std::invalid_argument);
+
+  // The engine ignores the heads; a checkpoint keeps them.
+  EXPECT_LE(std::abs(engine_values_at_start(*game, net)[0]), 1.0f);
+  const std::string path = temp_path("aux.pt");
+  LoadedModel loaded = saved_and_loaded(path, *game, net);
+  EXPECT_TRUE(loaded.info.network.ownership && loaded.info.network.score);
+  net.eval();
+  EXPECT_TRUE(torch::equal(loaded.net->heads(x).ownership, net.heads(x).ownership));
+  std::filesystem::remove(path);
+
+  const auto tictactoe = games::make_game("tictactoe");
+  try {
+    Learner refused(*tictactoe, lc, 3);
+    ADD_FAILURE() << "tic-tac-toe took an ownership head";
+  } catch (const util::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("network.ownership"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(NnTest, EngineReturnsValuesInTheNetworksValueRange) {

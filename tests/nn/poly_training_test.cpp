@@ -1,8 +1,8 @@
 // The poly learner's network pass (poly_training.h) against LibTorch's network on the same
 // weights: outputs, the batch-norm running statistics, and through autograd the gradient
 // of every parameter, for both network types, scalar and win/draw/loss value heads,
-// board-sized and flat policies, channel counts and boards that divide no register block,
-// and odd batches. Then the learner: a poly learner's steps track a torch learner's.
+// board-sized and flat policies, the auxiliary heads (ownership, score), channel counts and
+// boards that divide no register block, and odd batches. Then the learner: a poly learner's steps track a torch learner's.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -45,7 +45,8 @@ struct Case {
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  std::string name = info.param.game + "_" + info.param.config.type + "_" + info.param.config.value_head + "_n" +
+  std::string name = info.param.game + "_" + info.param.config.type + "_" + info.param.config.value_head +
+                     (info.param.config.auxiliary() ? "_aux" : "") + "_n" +
                      std::to_string(info.param.batch) + (info.param.fusion_batch > 0 ? "_fused" : "");
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
@@ -65,6 +66,11 @@ NetConfig config(const std::string& type, int blocks, int channels, const std::s
   return c;
 }
 
+NetConfig with_auxiliary_heads(NetConfig c) {
+  c.ownership = c.score = true;
+  return c;
+}
+
 class PolyTrainingNetTest : public ::testing::TestWithParam<Case> {
  protected:
   void SetUp() override {
@@ -73,11 +79,27 @@ class PolyTrainingNetTest : public ::testing::TestWithParam<Case> {
   }
 };
 
-// A loss that weighs every output differently, so that every gradient path is exercised.
-torch::Tensor probe_loss(const NetOutput& out, const torch::Tensor& wp, const torch::Tensor& wv) {
-  torch::Tensor loss = (out.policy * wp).sum();
-  if (out.value_logits.defined()) loss = loss + (out.value_logits.flatten(1) * wv).sum();
-  else loss = loss + (out.value * wv).sum();
+// Random weights for every output: a loss that weighs each differently exercises every
+// gradient path.
+struct ProbeWeights {
+  torch::Tensor policy, value, ownership, score;
+};
+
+ProbeWeights probe_weights(const NetOutput& out) {
+  ProbeWeights w;
+  w.policy = torch::randn(out.policy.sizes());
+  w.value = torch::randn(out.value_logits.defined() ? out.value_logits.flatten(1).sizes() : out.value.sizes());
+  if (out.ownership.defined()) w.ownership = torch::randn(out.ownership.sizes());
+  if (out.score.defined()) w.score = torch::randn(out.score.sizes());
+  return w;
+}
+
+torch::Tensor probe_loss(const NetOutput& out, const ProbeWeights& w) {
+  torch::Tensor loss = (out.policy * w.policy).sum();
+  if (out.value_logits.defined()) loss = loss + (out.value_logits.flatten(1) * w.value).sum();
+  else loss = loss + (out.value * w.value).sum();
+  if (out.ownership.defined()) loss = loss + (out.ownership * w.ownership).sum();
+  if (out.score.defined()) loss = loss + (out.score * w.score).sum();
   return loss;
 }
 
@@ -109,12 +131,20 @@ TEST_P(PolyTrainingNetTest, OutputsStatisticsAndGradientsMatchTorch) {
   if (c.config.wdl()) {
     EXPECT_LT(relative_error(got.value_logits, expected.value_logits), 1e-4);
   }
+  ASSERT_EQ(got.ownership.defined(), c.config.ownership);
+  ASSERT_EQ(got.score.defined(), c.config.score);
+  if (c.config.ownership) {
+    ASSERT_EQ(got.ownership.sizes(), (std::vector<std::int64_t>{c.batch, in.plane_size()}));
+    EXPECT_LT(relative_error(got.ownership, expected.ownership), 1e-4);
+  }
+  if (c.config.score) {
+    ASSERT_EQ(got.score.sizes(), (std::vector<std::int64_t>{c.batch, 1}));
+    EXPECT_LT(relative_error(got.score, expected.score), 1e-4);
+  }
 
-  const torch::Tensor wp = torch::randn(expected.policy.sizes());
-  const torch::Tensor wv = torch::randn({c.batch, expected.value_logits.defined() ? expected.value_logits[0].numel()
-                                                                                   : expected.value.size(1)});
-  probe_loss(expected, wp, wv).backward();
-  probe_loss(got, wp, wv).backward();
+  const ProbeWeights w = probe_weights(expected);
+  probe_loss(expected, w).backward();
+  probe_loss(got, w).backward();
   auto expected_params = torch_net->named_parameters(true);
   double largest = 0;
   for (const auto& p : torch_net->parameters()) largest = std::max(largest, p.grad().abs().max().item<double>());
@@ -142,7 +172,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"hex:size=5", config("resnet", 1, 6), 2},                    // board-sized policy
                       Case{"hex:size=5", config("pooled", 2, 6), 3, 4096},              // pooled, spatial policy
                       Case{"connect4", config("pooled", 2, 5, "wdl"), 4},               // pooled, flat policy
-                      Case{"connect4", config("resnet", 1, 32), 1}),                    // one position
+                      Case{"connect4", config("resnet", 1, 32), 1},                     // one position
+                      Case{"go:size=5", with_auxiliary_heads(config("resnet", 1, 6)), 3},          // ownership, score
+                      Case{"othello:size=6", with_auxiliary_heads(config("pooled", 2, 6, "wdl")), 2, 4096}),
     case_name);
 
 // The loss terms (log-softmax and cross-entropy fused; squared error) against the learner's
