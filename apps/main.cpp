@@ -107,6 +107,7 @@ int main(int argc, char** argv) {
   pz::apps::add_solve_command(app);
   pz::apps::add_accuracy_command(app);
   pz::apps::add_info_command(app);
+  pz::apps::add_export_command(app);
 #ifdef PZ_HAVE_DIST
   pz::apps::add_selfplay_command(app);
   pz::apps::add_status_command(app);

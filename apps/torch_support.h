@@ -20,8 +20,12 @@ void register_model_players();
 // bench command.
 void add_network_bench_commands(CLI::App& bench);
 
-// What a model checkpoint says about itself. Checkpoints are LibTorch archives
-// (nn/checkpoint.h), so reading one needs LibTorch. Throws util::UsageError.
+// `polyzero export IN OUT`: a model checkpoint rewritten in the form OUT's name asks for
+// (nn/checkpoint.h: .safetensors, else a LibTorch archive).
+void add_export_command(CLI::App& app);
+
+// What a model checkpoint says about itself (nn/checkpoint.h). A LibTorch archive needs
+// LibTorch; a safetensors model is read by either build. Throws util::UsageError.
 nn::ModelInfo read_checkpoint_info(const std::string& path);
 
 // Whether this build reads checkpoints (false without LibTorch).

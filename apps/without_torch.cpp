@@ -4,6 +4,8 @@
 #include "apps/commands.h"
 #include "apps/torch_support.h"
 #include "arena/player_factory.h"
+#include "nn/model_file.h"
+#include "nn/safetensors.h"
 #include "util/error.h"
 
 namespace pz::apps {
@@ -49,7 +51,14 @@ void register_model_players() {
                                   std::uint64_t) -> std::unique_ptr<arena::Player> { needs_torch("player 'policy'"); }});
 }
 
-nn::ModelInfo read_checkpoint_info(const std::string& path) { needs_torch("reading the checkpoint '" + path + "'"); }
+nn::ModelInfo read_checkpoint_info(const std::string& path) {
+  if (nn::is_safetensors_file(path)) return nn::read_safetensors_model(path).info;
+  needs_torch("reading the LibTorch checkpoint '" + path + "' (a .safetensors model reads without it: `polyzero export`)");
+}
+
+void add_export_command(CLI::App& app) {
+  add_unavailable_command(app, "export", "export", "write a model checkpoint in another form (.pt or .safetensors)");
+}
 
 bool torch_available() { return false; }
 

@@ -7,6 +7,8 @@
 
 #include "games/registry.h"
 #include "nn/files.h"
+#include "nn/model_file.h"
+#include "nn/safetensors.h"
 #include "util/error.h"
 #include "util/fnv1a.h"
 
@@ -49,6 +51,10 @@ void save_model(const std::string& path, PolicyValueNetImpl& net, const ModelInf
   if (!all_finite(net)) {
     throw std::runtime_error("refusing to write " + path + ": the network has non-finite weights (NaN or inf)");
   }
+  if (safetensors_path(path)) {
+    write_safetensors_model(path, info, export_weights(net));
+    return;
+  }
   ModelInfo m = info;
   m.format = kModelFormat;
   m.parameters = net.parameter_count();
@@ -66,18 +72,44 @@ void save_model(const std::string& path, PolicyValueNetImpl& net, const ModelInf
 }
 
 // The description is believed only once the weights match its checksum (load_model).
-ModelInfo read_model_info(const std::string& path) { return load_model(path).info; }
+ModelInfo read_model_info(const std::string& path) {
+  return is_safetensors_file(path) ? read_safetensors_model(path).info : load_model(path).info;
+}
+
+namespace {
+
+std::shared_ptr<const games::Game> game_of(const ModelInfo& info, const std::string& path) {
+  try {
+    return games::make_game(info.game);
+  } catch (const util::UsageError& e) {
+    checkpoint_unreadable(path, "its game '" + info.game + "' is not available here (" + e.what() + ")");
+  }
+}
+
+LoadedModel load_safetensors_model(const std::string& path) {
+  ModelFile file = read_safetensors_model(path);
+  LoadedModel out;
+  out.info = std::move(file.info);
+  out.game = game_of(out.info, path);
+  out.net = make_network(out.info.network, out.game->info());
+  try {
+    import_weights(file.weights, *out.net);
+  } catch (const std::exception& e) {
+    checkpoint_unreadable(path, std::string("its weights do not fit its network config (") + e.what() + ")");
+  }
+  out.net->eval();
+  return out;
+}
+
+}  // namespace
 
 LoadedModel load_model(const std::string& path) {
+  if (is_safetensors_file(path)) return load_safetensors_model(path);
   torch::serialize::InputArchive archive;
   open_archive(path, archive);
   LoadedModel out;
   out.info = read_info(archive, path);
-  try {
-    out.game = games::make_game(out.info.game);
-  } catch (const util::UsageError& e) {
-    checkpoint_unreadable(path, "its game '" + out.info.game + "' is not available here (" + e.what() + ")");
-  }
+  out.game = game_of(out.info, path);
   out.net = make_network(out.info.network, out.game->info());
   try {
     torch::serialize::InputArchive weights;

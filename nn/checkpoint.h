@@ -1,8 +1,10 @@
 // Model checkpoints: one file holding the weights, the network config, the game with its
 // options, and provenance (training step, time, polyzero version, run directory).
 //
-// The file is a LibTorch archive (a zip): key "polyzero" holds the description as JSON
-// text, key "weights" the module's parameters and buffers. It is what `mcts:model=…`,
+// Two forms, read by content: a LibTorch archive (a zip; `.pt`), key "polyzero" holding the
+// description as JSON text and key "weights" the module's parameters and buffers; or a
+// safetensors file (model_file.h), readable without LibTorch, written when the path ends in
+// ".safetensors". It is what `mcts:model=…`,
 // `policy:model=…` and `polyzero info` read; training checkpoints (trainer.h) keep one beside
 // the optimiser, scheduler and replay buffer. Errors a user can cause — a missing file,
 // something that is not a checkpoint, a truncated or corrupt one, one made for another game

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "nn/safetensors.h"
 #include "util/error.h"
 
 namespace pz::nn {
@@ -45,6 +46,7 @@ ModelInfo ModelInfo::from_json(const nlohmann::json& j, const std::string& path)
 std::string describe_model(const ModelInfo& info, const std::string& path) {
   std::ostringstream s;
   s << "model checkpoint: " << path << "\n"
+    << "file: " << (is_safetensors_file(path) ? "safetensors (readable without LibTorch)" : "LibTorch archive") << "\n"
     << "game: " << info.game << "\n"
     << "network: " << info.network.type << ", " << info.network.blocks << " blocks x " << info.network.channels
     << " channels, " << info.network.describe_heads() << " (" << info.parameters << " parameters)\n"

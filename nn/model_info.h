@@ -35,9 +35,10 @@ struct ModelInfo {
 // Throws util::UsageError "cannot read model checkpoint PATH: WHY".
 [[noreturn]] void checkpoint_unreadable(const std::string& path, const std::string& why);
 
-// The description (in nn/checkpoint.cpp: the file is a LibTorch archive), once the weights
-// it describes are read and match its checksum. Throws util::UsageError when the file is
-// missing, not a checkpoint, corrupt or damaged.
+// The description (in nn/checkpoint.cpp: either form of checkpoint.h; model_file.h reads a
+// safetensors file without LibTorch), once the weights it describes are read and match its
+// checksum. Throws util::UsageError when the file is missing, not a checkpoint, corrupt or
+// damaged.
 ModelInfo read_model_info(const std::string& path);
 
 // A few lines for `polyzero info CHECKPOINT`.

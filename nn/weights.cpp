@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "util/fnv1a.h"
+
 namespace pz::nn {
 
 const WeightTensor& weight(const NetWeights& weights, const std::string& name, std::size_t expected_size) {
@@ -11,6 +13,15 @@ const WeightTensor& weight(const NetWeights& weights, const std::string& name, s
     throw std::runtime_error("network weights: '" + name + "' has " + std::to_string(it->second.values.size()) +
                              " values, expected " + std::to_string(expected_size));
   return it->second;
+}
+
+std::uint64_t weights_checksum(const NetWeights& weights) {
+  std::uint64_t hash = util::kFnv1aOffsetBasis;
+  for (const auto& [name, t] : weights) {
+    hash = util::fnv1a(name, hash);
+    hash = util::fnv1a(t.values.data(), t.values.size() * sizeof(float), hash);
+  }
+  return hash;
 }
 
 }  // namespace pz::nn

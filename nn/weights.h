@@ -21,4 +21,8 @@ using NetWeights = std::map<std::string, WeightTensor>;
 // not `expected_size` (0: any).
 const WeightTensor& weight(const NetWeights& weights, const std::string& name, std::size_t expected_size = 0);
 
+// FNV-1a (util/fnv1a.h) over every tensor's name and its floats' bytes, in name order: the
+// checksum of safetensors model files (model_file.h).
+std::uint64_t weights_checksum(const NetWeights& weights);
+
 }  // namespace pz::nn

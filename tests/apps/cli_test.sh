@@ -506,6 +506,29 @@ for model in "$(dirname "$0")"/../../models/*.pt; do
   expect_status 0 "$pz" match --game "$spec" --p1 "mcts:model=$model,sims=32" --p2 random --games 2
 done
 
+# export: a model as safetensors and back; the same network plays from either file.
+hex_model="$(dirname "$0")/../../models/hex.pt"
+expect_status 0 "$pz" export "$hex_model" "$tmp/hex.safetensors"
+expect_status 0 "$pz" info "$tmp/hex.safetensors"
+expect_out "file: safetensors"
+expect_out "game: hex:size=8,swap=false"
+expect_status 0 "$pz" export "$tmp/hex.safetensors" "$tmp/hex-again.pt"
+expect_status 0 "$pz" info "$tmp/hex-again.pt"
+expect_out "file: LibTorch archive"
+for model in "$hex_model" "$tmp/hex.safetensors" "$tmp/hex-again.pt"; do
+  run "$pz" analyze <<<"{\"id\":\"e\",\"game\":\"hex:size=8,swap=false\",\"moves\":[\"d4\"],\"player\":\"mcts:model=$model,sims=64\"}"
+  echo "$out" | grep -o '"moves":\[{[^}]*}' >>"$tmp/analyses"
+done
+[[ $(wc -l <"$tmp/analyses") == 3 && $(sort -u "$tmp/analyses" | wc -l) == 1 ]] ||
+  fail "export: the three files analyse differently: $(cat "$tmp/analyses")"
+expect_status 2 "$pz" export "$tmp/hex.safetensors" "$tmp/hex.safetensors"
+expect_err "another file"
+expect_status 2 "$pz" export "$tmp/no-such.pt" "$tmp/x.safetensors"
+expect_err "no-such.pt"
+head -c 300 "$tmp/hex.safetensors" >"$tmp/cut.safetensors"
+expect_status 2 "$pz" info "$tmp/cut.safetensors"
+expect_err "cut.safetensors"
+
 # Hostile values are refused where they are read, naming them (status 2, no internal error).
 for value in nan inf -inf 1e999; do
   expect_status 2 "$pz" bench games --game tictactoe --seconds "$value"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The command line of a polyzero built without LibTorch (-DPZ_WITH_TORCH=OFF): the compiler,
-# the games, the search, the arena and the solvers work; training, checkpoints and model
-# players are listed but refuse with a usage error (status 2) that names the build option.
+# the games, the search, the arena, the solvers and safetensors models' descriptions work;
+# training, LibTorch checkpoints and model players are listed but refuse with a usage error
+# (status 2) that names the build option.
 # Usage: cli_without_torch_test.sh path/to/polyzero
 set -uo pipefail
 pz=$1
@@ -54,7 +55,44 @@ expect_status 2 "$pz" bench nn
 expect_err "'polyzero bench nn' needs LibTorch"
 printf 'not a checkpoint' >"$tmp/model.pt"
 expect_status 2 "$pz" info "$tmp/model.pt"
-expect_err "reading the checkpoint"
+expect_err "reading the LibTorch checkpoint"
+
+# A safetensors model reads without LibTorch, here one written by another tool (Python's own
+# struct and json): its description, and the checksum over its tensors (nn/model_file.h).
+write_model() {  # write_model PATH DAMAGE(0/1)
+  python3 - "$1" "$2" <<'PY'
+import json, struct, sys
+path, damage = sys.argv[1], sys.argv[2] == "1"
+tensors = {"value_fc2.bias": [0.5], "stem_conv.weight": [0.25 * i for i in range(6)]}
+shapes = {"value_fc2.bias": [1], "stem_conv.weight": [2, 3]}
+h = 0xCBF29CE484222325
+def fnv(data):
+    global h
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+header, data = {}, b""
+for name in sorted(tensors):
+    raw = struct.pack("<%df" % len(tensors[name]), *tensors[name])
+    fnv(name.encode())
+    fnv(raw)
+    header[name] = {"dtype": "F32", "shape": shapes[name], "data_offsets": [len(data), len(data) + len(raw)]}
+    data += raw
+info = {"format": 2, "game": "tictactoe", "network": {"type": "resnet", "blocks": 1, "channels": 8}, "step": 42,
+        "weights_checksum": "%016x" % h, "created": "", "version": "python", "run": "", "parameters": 7}
+header["__metadata__"] = {"polyzero": json.dumps(info)}
+text = json.dumps(header).encode()
+if damage:
+    data = data[:-1] + b"\x01"
+open(path, "wb").write(struct.pack("<Q", len(text)) + text + data)
+PY
+}
+write_model "$tmp/model.safetensors" 0
+expect_status 0 "$pz" info "$tmp/model.safetensors"
+expect_out "file: safetensors"
+expect_out "step: 42"
+write_model "$tmp/damaged.safetensors" 1
+expect_status 2 "$pz" info "$tmp/damaged.safetensors"
+expect_err "do not match their checksum"
 expect_status 2 "$pz" polyc --report-net "$tmp/model.pt"
 expect_err "needs LibTorch"
 expect_status 2 "$pz" match --game tictactoe --p1 policy:model="$tmp/model.pt" --p2 random -n 1

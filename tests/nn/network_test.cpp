@@ -482,6 +482,48 @@ TEST_F(NnTest, AuxiliaryHeadsLearnTheFinalBoardFromTheRowsThatHaveIt) {
   }
 }
 
+// Model checkpoints as safetensors (nn/model_file.h): the same network and description as
+// the LibTorch archive, read back by content whatever the name, and a damaged tensor refused.
+TEST_F(NnTest, CheckpointsAlsoReadAndWriteSafetensors) {
+  const auto game = games::make_game("go:size=5");
+  NetConfig config = pooled_wdl_net();
+  config.ownership = config.score = true;
+  PolicyValueNet net = make_network(config, game->info());
+  perturb_batch_norms(*net);
+  net->eval();
+  const std::string st = temp_path("model.safetensors"), pt = temp_path("model.pt");
+  LoadedModel from_st = saved_and_loaded(st, *game, *net);
+  LoadedModel from_pt = saved_and_loaded(pt, *game, *net);
+  EXPECT_EQ(from_st.info.network, config);
+  EXPECT_EQ(from_st.info.parameters, net->parameter_count());
+  EXPECT_EQ(read_model_info(st).game, game->spec().to_string());
+  const games::Shape& s = game->info().observation_shape;
+  const auto x = torch::rand({3, s.channels, s.height, s.width});
+  const NetOutput want = net->heads(x), a = from_st.net->heads(x), b = from_pt.net->heads(x);
+  for (const NetOutput* got : {&a, &b}) {
+    EXPECT_TRUE(torch::equal(got->policy, want.policy));
+    EXPECT_TRUE(torch::equal(got->value_logits, want.value_logits));
+    EXPECT_TRUE(torch::equal(got->ownership, want.ownership));
+  }
+  // Renamed, it is still read by its content.
+  const std::string renamed = temp_path("model-renamed.pt");
+  std::filesystem::rename(st, renamed);
+  EXPECT_TRUE(torch::equal(load_model(renamed).net->heads(x).policy, want.policy));
+  {
+    std::fstream f(renamed, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-3, std::ios::end);
+    f.put('\x55');
+  }
+  try {
+    load_model(renamed);
+    ADD_FAILURE() << "a damaged safetensors model loaded";
+  } catch (const util::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("checksum"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(renamed);
+  std::filesystem::remove(pt);
+}
+
 TEST_F(NnTest, EngineReturnsValuesInTheNetworksValueRange) {
   const auto game = games::make_game("2048");
   NetConfig config = small_net();

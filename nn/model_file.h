@@ -1,0 +1,33 @@
+// Model checkpoints as safetensors files (safetensors.h), readable without LibTorch: the
+// tensors are the network's parameters and batch-norm statistics under their module names
+// (weights.h), and the metadata key "polyzero" holds the description (model_info.h) as JSON
+// text. There the description's weights_checksum is weights_checksum(NetWeights): FNV-1a over
+// the tensors' names and float bytes in name order, so the file is checked without LibTorch.
+// checkpoint.h reads and writes both this form and the LibTorch archive, by content and by
+// the ".safetensors" extension.
+#pragma once
+
+#include <string>
+
+#include "nn/model_info.h"
+#include "nn/weights.h"
+
+namespace pz::nn {
+
+struct ModelFile {
+  ModelInfo info;
+  NetWeights weights;
+};
+
+// True when `path` names a file to write as safetensors (it ends in ".safetensors").
+bool safetensors_path(const std::string& path);
+
+// Writes atomically; sets info's format, checksum and parameter count (of `weights`), and its
+// created/version fields when empty.
+void write_safetensors_model(const std::string& path, ModelInfo info, const NetWeights& weights);
+
+// Throws util::UsageError naming the file when it is not a safetensors file, has no polyzero
+// description, or its tensors do not match the description's checksum.
+ModelFile read_safetensors_model(const std::string& path);
+
+}  // namespace pz::nn
