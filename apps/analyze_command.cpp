@@ -41,7 +41,7 @@ constexpr std::size_t kMaxLine = 1 << 20;
 
 struct Engine {
   std::map<std::string, std::string> models;
-  std::map<std::string, std::string> model_games;  // the canonical spec each network plays
+  std::map<std::string, std::string> model_games;  // the network_spec (games/game.h) each network plays
   // --untrusted: queries name networks by game and use only what computes (untrusted_specs.h).
   std::optional<arena::UntrustedSpecs> untrusted;
   std::mutex output;
@@ -59,7 +59,7 @@ struct Engine {
     }
     const auto model = models.find(game.info().name);
     const auto plays = model_games.find(game.info().name);
-    const bool fits = model != models.end() && (plays == model_games.end() || plays->second == game.spec().to_string());
+    const bool fits = model != models.end() && (plays == model_games.end() || plays->second == game.network_spec().to_string());
     util::Spec spec = util::parse_spec(!fits ? "mcts:sims=800"
                                        : "mcts:model=" + (untrusted ? model->first : model->second) + ",sims=400");
     if (query.contains("sims")) spec.options["sims"] = std::to_string(util::json_integer(query.at("sims"), "sims", 0, 10'000'000));

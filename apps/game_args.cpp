@@ -55,7 +55,7 @@ std::string model_game(const std::string& name, const std::string& path) {
   if (game->info().name != name) {
     throw util::UsageError("--model " + name + "=" + path + ": the checkpoint was trained for " + info.game + ", not for " + name);
   }
-  return game->spec().to_string();
+  return game->network_spec().to_string();
 }
 
 }  // namespace
@@ -84,7 +84,7 @@ std::string resolve_default_ai(const std::string& spec, const games::Game& game)
   const GameModels models = load_game_models({});
   const std::string& name = game.info().name;
   const auto path = models.paths.find(name);
-  if (path != models.paths.end() && models.games.at(name) == game.spec().to_string())
+  if (path != models.paths.end() && models.games.at(name) == game.network_spec().to_string())
     return "mcts:model=" + path->second + ",sims=400";
   return "mcts:sims=800";
 }

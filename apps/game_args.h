@@ -30,7 +30,7 @@ std::map<std::string, std::string> parse_game_models(const std::vector<std::stri
 // name, the models shipped in models/<game>.pt (found as util/data_dirs.h finds data; a
 // build without LibTorch offers none). Each checkpoint is read and verified now: a given
 // one that is damaged or made for another game is a util::UsageError, a shipped one is
-// skipped with a warning. `games`: the canonical spec each network plays (hex's shipped
+// skipped with a warning. `games`: the network_spec (games/game.h) each network plays (hex's shipped
 // network plays hex:size=8,swap=false only).
 struct GameModels {
   std::map<std::string, std::string> paths;

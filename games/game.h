@@ -97,6 +97,11 @@ class Game : public std::enable_shared_from_this<Game> {
   const GameInfo& info() const { return info_; }
   // The spec this game was created from, with every option spelled out: "hex:size=11,swap=true".
   const util::Spec& spec() const { return spec_; }
+  // The spec without the options a network never sees (they change neither its observations
+  // nor what its actions mean): a checkpoint trained for one game plays every game with the
+  // same network_spec(). Default: spec(). Go drops ko and max_moves, so a network trained
+  // under GNU Go's simple ko plays under positional superko too.
+  virtual util::Spec network_spec() const { return spec_; }
 
   virtual std::unique_ptr<State> new_initial_state() const = 0;
 

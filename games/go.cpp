@@ -83,6 +83,13 @@ GoGame::GoGame(util::Spec spec, int size, double komi, int max_moves, KoRule ko)
       ko_(ko),
       zobrist_(2 * kMaxPoints + 3, 0x60BA5EBA11ULL) {}
 
+util::Spec GoGame::network_spec() const {
+  util::Spec s = spec();
+  s.options.erase("ko");
+  s.options.erase("max_moves");
+  return s;
+}
+
 std::unique_ptr<State> GoGame::new_initial_state() const { return std::make_unique<GoState>(this); }
 
 Action GoGame::transform_action(Symmetry symmetry, Action action) const {

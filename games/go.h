@@ -95,6 +95,7 @@ class GoGame final : public Game {
   std::unique_ptr<State> new_initial_state() const override;
   std::unique_ptr<State> deserialize(std::string_view text) const override;
   Action transform_action(Symmetry symmetry, Action action) const override;
+  util::Spec network_spec() const override;  // without ko and max_moves
 
   int size() const { return size_; }
   double komi() const { return komi_; }

@@ -127,7 +127,7 @@ LoadedModel load_model(const std::string& path) {
 
 LoadedModel load_model_for(const std::string& path, const games::Game& game) {
   LoadedModel m = load_model(path);
-  if (m.game->spec().to_string() != game.spec().to_string()) {
+  if (m.game->network_spec().to_string() != game.network_spec().to_string()) {
     throw util::UsageError("model checkpoint " + path + " was trained for " + m.info.game + ", not for " +
                            game.spec().to_string());
   }

@@ -80,7 +80,7 @@ std::unique_ptr<mcts::Evaluator> make_model_evaluator(const std::string& path, c
                                                       std::size_t cache_entries,
                                                       const arena::ModelEvaluatorOptions& evaluator) {
   const auto model = cached_model(path);
-  if (model->game->spec().to_string() != game.spec().to_string()) {
+  if (model->game->network_spec().to_string() != game.network_spec().to_string()) {
     throw util::UsageError("model checkpoint " + path + " was trained for " + model->info.game + ", not for " +
                            game.spec().to_string());
   }

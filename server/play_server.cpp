@@ -313,7 +313,7 @@ std::string PlayServer::default_ai(const games::Game& game) const {
   const std::string& name = game.info().name;
   const auto model = options_.models.find(name);
   const auto plays = options_.model_games.find(name);
-  if (model != options_.models.end() && (plays == options_.model_games.end() || plays->second == game.spec().to_string())) {
+  if (model != options_.models.end() && (plays == options_.model_games.end() || plays->second == game.network_spec().to_string())) {
     return "mcts:model=" + name + ",sims=400";
   }
   return "mcts:sims=800";

@@ -38,7 +38,7 @@ struct ServeOptions {
   std::string db = "serve.sqlite";           // ":memory:" keeps nothing
   std::string web_dir;                       // the page's files (server/web)
   std::map<std::string, std::string> models; // game name → checkpoint: the networks clients may name
-  std::map<std::string, std::string> model_games;  // game name → the canonical spec its network plays
+  std::map<std::string, std::string> model_games;  // game name → the network_spec (games/game.h) its network plays
   std::vector<std::string> allowed_hosts;    // names besides the address and loopback a browser may use
   int ai_threads = 1;
   int ai_queue = 64;

@@ -699,6 +699,13 @@ TEST(Go, PassIsFixedBySymmetries) {
   EXPECT_EQ(game->transform_action(Symmetry::kRotate90, 0), 6);  // top-left to top-right
 }
 
+// A network sees neither the ko rule nor the move cap (game.h network_spec).
+TEST(Go, NetworkSpecLeavesOutWhatTheNetworkNeverSees) {
+  EXPECT_EQ(make("size=9,ko=simple,max_moves=100")->network_spec().to_string(), make("size=9")->network_spec().to_string());
+  EXPECT_NE(make("size=9,komi=6.5")->network_spec().to_string(), make("size=9")->network_spec().to_string());
+  EXPECT_NE(make("size=7")->network_spec().to_string(), make("size=9")->network_spec().to_string());
+}
+
 // The auxiliary targets (game.h): each point's owner by area, from the asking seat's side,
 // and score() from that side; only once the game is over.
 TEST(Go, FinalOwnershipAndScoreAreTheAreaOfEachPoint) {

@@ -505,6 +505,11 @@ TEST_F(NnTest, CheckpointsAlsoReadAndWriteSafetensors) {
     EXPECT_TRUE(torch::equal(got->value_logits, want.value_logits));
     EXPECT_TRUE(torch::equal(got->ownership, want.ownership));
   }
+  // A network does not see Go's ko rule or move cap: the model plays under either (games/game.h
+  // network_spec), and not on another board.
+  EXPECT_NO_THROW(load_model_for(pt, *games::make_game("go:size=5,ko=simple,max_moves=60")));
+  EXPECT_THROW(load_model_for(pt, *games::make_game("go:size=7")), util::UsageError);
+  EXPECT_THROW(load_model_for(pt, *games::make_game("go:size=5,komi=5.5")), util::UsageError);
   // Renamed, it is still read by its content.
   const std::string renamed = temp_path("model-renamed.pt");
   std::filesystem::rename(st, renamed);
