@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "apps/torch_support.h"
+#include "nn/model_info.h"
 #include "games/registry.h"
 #include "util/data_dirs.h"
 #include "util/files.h"
@@ -50,7 +50,7 @@ namespace {
 // The checkpoint's game as a canonical spec; throws util::UsageError for a damaged file or
 // one trained for another game than `name`.
 std::string model_game(const std::string& name, const std::string& path) {
-  const nn::ModelInfo info = read_checkpoint_info(path);
+  const nn::ModelInfo info = nn::read_model_info(path);
   const auto game = games::make_game(info.game);
   if (game->info().name != name) {
     throw util::UsageError("--model " + name + "=" + path + ": the checkpoint was trained for " + info.game + ", not for " + name);
@@ -65,9 +65,9 @@ GameModels load_game_models(const std::vector<std::string>& pairs) {
   out.paths = parse_game_models(pairs);
   for (const auto& [name, path] : out.paths) out.games[name] = model_game(name, path);
   const auto dir = util::find_data_dir({"PZ_MODELS_DIR", "models", "models", "README.md"});
-  if (!dir || !torch_available()) return out;
+  if (!dir) return out;
   for (const auto& entry : games::registered_games()) {
-    const std::string path = *dir + "/" + entry.name + ".pt";
+    const std::string path = *dir + "/" + entry.name + ".safetensors";
     if (out.paths.count(entry.name) || !util::file_problem(path).empty()) continue;
     try {
       out.games[entry.name] = model_game(entry.name, path);

@@ -27,8 +27,8 @@ struct GameArgs {
 std::map<std::string, std::string> parse_game_models(const std::vector<std::string>& pairs);
 
 // The networks serve and analyze offer: the --model pairs, then, for the games they do not
-// name, the models shipped in models/<game>.pt (found as util/data_dirs.h finds data; a
-// build without LibTorch offers none). Each checkpoint is read and verified now: a given
+// name, the models shipped in models/<game>.safetensors (found as util/data_dirs.h finds
+// data; read by either build). Each checkpoint is read and verified now: a given
 // one that is damaged or made for another game is a util::UsageError, a shipped one is
 // skipped with a warning. `games`: the network_spec (games/game.h) each network plays (hex's shipped
 // network plays hex:size=8,swap=false only).
@@ -39,7 +39,7 @@ struct GameModels {
 GameModels load_game_models(const std::vector<std::string>& pairs);
 
 // The player spec "ai" (play's --p1/--p2, gtp's --player) stands for the game's default AI:
-// a search with the shipped network of exactly this board (models/<game>.pt, as
+// a search with the shipped network of exactly this board (models/<game>.safetensors, as
 // load_game_models finds it), else a network-free search. Other specs are returned as given.
 inline constexpr const char* kDefaultAiSpec = "ai";
 std::string resolve_default_ai(const std::string& spec, const games::Game& game);

@@ -5,6 +5,7 @@
 
 #include "apps/commands.h"
 #include "apps/torch_support.h"
+#include "nn/model_info.h"
 #include "games/registry.h"
 #include "nn/run_dir.h"
 #include "util/error.h"
@@ -40,11 +41,11 @@ void add_info_command(CLI::App& app) {
       if (!steps.empty()) std::cout << " (newest at step " << steps.back() << ")";
       std::cout << "\n";
       if (std::filesystem::exists(run.latest_model_path(), ec)) {
-        std::cout << nn::describe_model(read_checkpoint_info(run.latest_model_path()), run.latest_model_path());
+        std::cout << nn::describe_model(nn::read_model_info(run.latest_model_path()), run.latest_model_path());
       }
       return;
     }
-    std::cout << nn::describe_model(read_checkpoint_info(*path), *path);
+    std::cout << nn::describe_model(nn::read_model_info(*path), *path);
   });
 }
 

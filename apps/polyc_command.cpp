@@ -29,7 +29,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.h"
-#include "apps/torch_support.h"
+#include "nn/model_info.h"
 #include "apps/train_config_args.h"
 #include "games/registry.h"
 #include "nn/poly_backend.h"
@@ -105,12 +105,12 @@ NetSource read_net_source(const std::string& path) {
   std::error_code ec;
   std::string file = path;
   if (fs::is_directory(path, ec)) file = (fs::path(path) / "models" / "latest.pt").string();
-  if (file.size() > 3 && file.substr(file.size() - 3) == ".pt") {
-    const nn::ModelInfo info = read_checkpoint_info(file);
+  if (file.ends_with(".pt") || file.ends_with(".safetensors")) {
+    const nn::ModelInfo info = nn::read_model_info(file);
     return {games::make_game(info.game), info.network};
   }
   const nlohmann::json config = util::parse_json(
-      util::read_text_file(file), "'" + file + "' (neither a checkpoint (.pt), a run directory nor a JSON training config)");
+      util::read_text_file(file), "'" + file + "' (neither a checkpoint (.pt, .safetensors), a run directory nor a JSON training config)");
   std::string game = config.is_object() && config.contains("game") && config["game"].is_string()
                          ? config["game"].get<std::string>()
                          : fs::path(file).stem().string();

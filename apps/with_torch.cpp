@@ -2,15 +2,15 @@
 #include <torch/version.h>
 
 #include "apps/torch_support.h"
+#include "nn/libtorch.h"
 #include "nn/model_players.h"
 
 namespace pz::apps {
 
-void register_model_players() { nn::register_model_players(); }
-
-nn::ModelInfo read_checkpoint_info(const std::string& path) { return nn::read_model_info(path); }
-
-bool torch_available() { return true; }
+void register_model_players() {
+  nn::register_libtorch();
+  nn::register_model_players();
+}
 
 std::string torch_build_line() { return std::string("LibTorch: ") + TORCH_VERSION; }
 

@@ -1,11 +1,10 @@
-// apps/torch_support.h without LibTorch (-DPZ_WITH_TORCH=OFF): the commands and players
-// that need networks exist, so that `--help` lists them and using one names the reason,
-// and each fails with a usage error (status 2) that says how to get them.
+// apps/torch_support.h without LibTorch (-DPZ_WITH_TORCH=OFF). The model players play
+// safetensors models (nn/model_players.h); the commands that train exist, so that `--help`
+// lists them and using one names the reason, and each fails with a usage error (status 2)
+// that says how to get them.
 #include "apps/commands.h"
 #include "apps/torch_support.h"
-#include "arena/player_factory.h"
-#include "nn/model_file.h"
-#include "nn/safetensors.h"
+#include "nn/model_players.h"
 #include "util/error.h"
 
 namespace pz::apps {
@@ -38,30 +37,12 @@ void add_network_bench_commands(CLI::App& bench) {
   add_unavailable_command(bench, "distributed", "bench distributed", "self-play across actor processes on Redis");
 }
 
-void register_model_players() {
-  arena::set_model_evaluator_factory(
-      [](const std::string& path, const games::Game&, const arena::ModelEvaluatorOptions&) -> std::unique_ptr<mcts::Evaluator> {
-        needs_torch("the player option model=" + path);
-      });
-  util::OptionSchema options;
-  options.add_string("model", "", "network checkpoint (required)");
-  arena::register_player_kind({"policy", "the raw policy of a network checkpoint (needs LibTorch: not in this build)",
-                               std::move(options),
-                               [](const util::OptionSchema::Values&, const util::Spec&, const games::Game&,
-                                  std::uint64_t) -> std::unique_ptr<arena::Player> { needs_torch("player 'policy'"); }});
-}
-
-nn::ModelInfo read_checkpoint_info(const std::string& path) {
-  if (nn::is_safetensors_file(path)) return nn::read_safetensors_model(path).info;
-  needs_torch("reading the LibTorch checkpoint '" + path + "' (a .safetensors model reads without it: `polyzero export`)");
-}
+void register_model_players() { nn::register_model_players(); }
 
 void add_export_command(CLI::App& app) {
   add_unavailable_command(app, "export", "export", "write a model checkpoint in another form (.pt or .safetensors)");
 }
 
-bool torch_available() { return false; }
-
-std::string torch_build_line() { return "LibTorch: none (built with -DPZ_WITH_TORCH=OFF: no training, no model players)"; }
+std::string torch_build_line() { return "LibTorch: none (built with -DPZ_WITH_TORCH=OFF: no training; models are read as safetensors)"; }
 
 }  // namespace pz::apps

@@ -19,6 +19,7 @@
 #include "mcts/batching_evaluator.h"
 #include "mcts/selfplay.h"
 #include "nn/inference_engine.h"
+#include "nn/libtorch.h"
 #include "nn/progress.h"
 #include "nn/train_config.h"
 #include "util/error.h"
@@ -367,6 +368,7 @@ std::string default_actor_id() {
 }
 
 ActorResult run_actor(const ActorOptions& options) {
+  nn::register_libtorch();
   const std::string& id = options.id;
   if (!id.empty() && (id.size() > 64 || !std::all_of(id.begin(), id.end(), [](unsigned char c) {
                         return std::isalnum(c) != 0 || c == '.' || c == '_' || c == '-';

@@ -46,8 +46,13 @@ class Backend {
   virtual std::string name() const = 0;
 };
 
-// The registered backends, by name, and "auto" first: what a config or spec may name.
+// The backends by name, "auto" first: what a config or spec may name, in every build.
 std::vector<std::string> backend_names();
+
+// The torch backend exists where LibTorch is linked: nn/libtorch.h installs its factory.
+// Without it, "torch" is a util::UsageError that says so and "auto" means poly.
+using BackendFactory = std::unique_ptr<Backend> (*)(const NetConfig&, const NetShape&, const BackendOptions&);
+void set_torch_backend_factory(BackendFactory factory);
 
 // Throws util::UsageError for an unknown name (listing the valid ones) and std::runtime_error
 // when the backend cannot be built (a kernel that does not compile names the kernel).

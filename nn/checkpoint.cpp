@@ -71,11 +71,6 @@ void save_model(const std::string& path, PolicyValueNetImpl& net, const ModelInf
   });
 }
 
-// The description is believed only once the weights match its checksum (load_model).
-ModelInfo read_model_info(const std::string& path) {
-  return is_safetensors_file(path) ? read_safetensors_model(path).info : load_model(path).info;
-}
-
 namespace {
 
 std::shared_ptr<const games::Game> game_of(const ModelInfo& info, const std::string& path) {

@@ -1,8 +1,13 @@
 #include "nn/model_file.h"
 
+#include <atomic>
+#include <fstream>
+#include <string_view>
+
 #include "nn/files.h"
 #include "nn/safetensors.h"
 #include "util/error.h"
+#include "util/files.h"
 #include "util/fnv1a.h"
 
 namespace pz::nn {
@@ -10,6 +15,15 @@ namespace pz::nn {
 namespace {
 
 constexpr const char* kDescriptionKey = "polyzero";
+
+std::atomic<ArchiveModelReader> archive_reader{nullptr};
+
+// LibTorch archives are zip files: they start with a local file header, "PK\3\4".
+bool is_zip_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[4] = {};
+  return in.read(head, sizeof head) && std::string_view(head, 4) == std::string_view("PK\3\4", 4);
+}
 
 }  // namespace
 
@@ -45,5 +59,19 @@ ModelFile read_safetensors_model(const std::string& path) {
   }
   return out;
 }
+
+void set_archive_model_reader(ArchiveModelReader reader) { archive_reader = reader; }
+
+ModelFile read_model_file(const std::string& path) {
+  if (const std::string problem = util::file_problem(path); !problem.empty()) checkpoint_unreadable(path, problem);
+  if (is_safetensors_file(path)) return read_safetensors_model(path);
+  if (const ArchiveModelReader reader = archive_reader.load()) return reader(path);
+  if (!is_zip_file(path)) checkpoint_unreadable(path, "not a polyzero checkpoint (neither safetensors nor a LibTorch archive)");
+  checkpoint_unreadable(path, "it is not a safetensors model, and this polyzero was built without LibTorch, which "
+                              "reads its other form (.pt); convert it with `polyzero export " + path +
+                              " MODEL.safetensors` in a build with LibTorch");
+}
+
+ModelInfo read_model_info(const std::string& path) { return read_model_file(path).info; }
 
 }  // namespace pz::nn

@@ -4,7 +4,8 @@
 // text. There the description's weights_checksum is weights_checksum(NetWeights): FNV-1a over
 // the tensors' names and float bytes in name order, so the file is checked without LibTorch.
 // checkpoint.h reads and writes both this form and the LibTorch archive, by content and by
-// the ".safetensors" extension.
+// the ".safetensors" extension; read_model_file reads either form into weights, so that
+// everything that only plays a network (the model players, `info`) works without LibTorch.
 #pragma once
 
 #include <string>
@@ -29,5 +30,16 @@ void write_safetensors_model(const std::string& path, ModelInfo info, const NetW
 // Throws util::UsageError naming the file when it is not a safetensors file, has no polyzero
 // description, or its tensors do not match the description's checksum.
 ModelFile read_safetensors_model(const std::string& path);
+
+// What reads a LibTorch archive checkpoint into weights; a build with LibTorch installs one
+// (nn/libtorch.h).
+using ArchiveModelReader = ModelFile (*)(const std::string& path);
+void set_archive_model_reader(ArchiveModelReader reader);
+
+// A checkpoint of either form, by content: a safetensors file here, a LibTorch archive
+// through the installed reader. Throws util::UsageError naming the file when it is missing,
+// damaged, not a checkpoint, or an archive and no reader is installed (the message says
+// how to convert it: `polyzero export` in a build with LibTorch).
+ModelFile read_model_file(const std::string& path);
 
 }  // namespace pz::nn

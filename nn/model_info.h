@@ -35,9 +35,8 @@ struct ModelInfo {
 // Throws util::UsageError "cannot read model checkpoint PATH: WHY".
 [[noreturn]] void checkpoint_unreadable(const std::string& path, const std::string& why);
 
-// The description (in nn/checkpoint.cpp: either form of checkpoint.h; model_file.h reads a
-// safetensors file without LibTorch), once the weights it describes are read and match its
-// checksum. Throws util::UsageError when the file is missing, not a checkpoint, corrupt or
+// The description of a checkpoint of either form (model_file.h read_model_file), once the
+// weights it describes are read and match its checksum. Throws util::UsageError when the file is missing, not a checkpoint, corrupt or
 // damaged.
 ModelInfo read_model_info(const std::string& path);
 

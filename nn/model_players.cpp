@@ -1,31 +1,46 @@
 #include "nn/model_players.h"
 
-#include <torch/torch.h>
-
 #include <cmath>
 #include <filesystem>
 #include <map>
 #include <mutex>
 
 #include "arena/player_factory.h"
-#include "nn/checkpoint.h"
+#include "games/registry.h"
 #include "nn/inference_engine.h"
+#include "nn/model_file.h"
 #include "util/error.h"
 
 namespace pz::nn {
 
 namespace {
 
+// A checkpoint's weights and the game it was trained for.
+struct PlayableModel {
+  ModelFile file;
+  std::string network_spec;  // its game's network_spec (games/game.h)
+};
+
+PlayableModel read_playable_model(const std::string& path) {
+  PlayableModel model{read_model_file(path), {}};
+  try {
+    model.network_spec = games::make_game(model.file.info.game)->network_spec().to_string();
+  } catch (const util::UsageError& e) {
+    checkpoint_unreadable(path, "its game '" + model.file.info.game + "' is not available here (" + e.what() + ")");
+  }
+  return model;
+}
+
 // Loaded checkpoints by path, valid while the file's modification time is unchanged.
-std::shared_ptr<const LoadedModel> cached_model(const std::string& path) {
+std::shared_ptr<const PlayableModel> cached_model(const std::string& path) {
   static std::mutex mutex;
-  static std::map<std::string, std::pair<std::filesystem::file_time_type, std::shared_ptr<const LoadedModel>>> cache;
+  static std::map<std::string, std::pair<std::filesystem::file_time_type, std::shared_ptr<const PlayableModel>>> cache;
   std::error_code ec;
   const auto mtime = std::filesystem::last_write_time(path, ec);
   std::lock_guard lock(mutex);
   auto it = cache.find(path);
   if (!ec && it != cache.end() && it->second.first == mtime) return it->second.second;
-  auto model = std::make_shared<const LoadedModel>(load_model(path));
+  auto model = std::make_shared<const PlayableModel>(read_playable_model(path));
   if (!ec) cache[path] = {mtime, model};
   return model;
 }
@@ -80,13 +95,10 @@ std::unique_ptr<mcts::Evaluator> make_model_evaluator(const std::string& path, c
                                                       std::size_t cache_entries,
                                                       const arena::ModelEvaluatorOptions& evaluator) {
   const auto model = cached_model(path);
-  if (model->game->network_spec().to_string() != game.network_spec().to_string()) {
-    throw util::UsageError("model checkpoint " + path + " was trained for " + model->info.game + ", not for " +
+  if (model->network_spec != game.network_spec().to_string()) {
+    throw util::UsageError("model checkpoint " + path + " was trained for " + model->file.info.game + ", not for " +
                            game.spec().to_string());
   }
-  // One intra-op thread unless asked: players run side by side in matches, and OpenMP
-  // threads that spin-wait for a descheduled partner make a busy machine many times slower.
-  torch::set_num_threads(1);
   InferenceOptions options;
   options.max_batch = 64;
   options.cache_entries = cache_entries;
@@ -94,7 +106,7 @@ std::unique_ptr<mcts::Evaluator> make_model_evaluator(const std::string& path, c
   if (!evaluator.backend.empty()) options.backend.name = evaluator.backend;
   options.backend.threads = evaluator.threads;
   options.backend.winograd = evaluator.winograd;
-  return std::make_unique<InferenceEngine>(game, model->net->config(), export_weights(*model->net), options);
+  return std::make_unique<InferenceEngine>(game, model->file.info.network, model->file.weights, options);
 }
 
 void register_model_players() {

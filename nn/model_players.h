@@ -8,8 +8,9 @@
 //                                    the raw policy, no search: the most probable legal move,
 //                                    or a move sampled ∝ p^(1/T)
 //
-// pz_arena stays free of LibTorch; programs that link networks call register_model_players()
-// once at start-up. Checkpoints are loaded once per file (and reloaded when the file
+// pz_arena knows no networks; programs call register_model_players() once at start-up.
+// Torch-free: checkpoints are read by model_file.h (a LibTorch archive only where
+// nn/libtorch.h is registered) and run by the inference engine's backends. Checkpoints are loaded once per file (and reloaded when the file
 // changes), so a match does not re-read a model for every game.
 #pragma once
 

@@ -28,6 +28,7 @@
 #include "nn/files.h"
 #include "nn/inference_engine.h"
 #include "nn/learner.h"
+#include "nn/libtorch.h"
 #include "nn/metrics.h"
 #include "nn/progress.h"
 #include "nn/replay_buffer.h"
@@ -879,6 +880,7 @@ void Trainer::train_synchronously(TrainResult& result) {
 }
 
 TrainResult Trainer::run() {
+  register_libtorch();
   torch::set_num_threads(1);  // one intra-op thread per worker: actors and learner are the parallelism
   check_train_config(config_);
   if (options_.exchange && (config_.synchronous || config_.gate)) {

@@ -58,7 +58,7 @@ expect_out "Game over after"
 run "$pz" play --game hex:size=8,swap=false <<<$'quit\n'
 [[ $status == 0 ]] || fail "play exited $status: $err"
 expect_out "player 2 (mcts:model="
-expect_out "models/hex.pt,sims=400)"
+expect_out "models/hex.safetensors,sims=400)"
 run "$pz" play --game hex:size=9 <<<$'quit\n'
 expect_out "player 2 (mcts:sims=800)"
 # A gtp player whose program does not exist is an error, never a match won by forfeits.
@@ -500,22 +500,22 @@ expect_status 0 "$pz" perft --game hex:size=5 --options size=6 --depth 1 --json
 expect_out '"game":"hex:size=6'
 
 # The shipped models load, verify their checksum and play legal games (models/README.md).
-for model in "$(dirname "$0")"/../../models/*.pt; do
+for model in "$(dirname "$0")"/../../models/*.safetensors; do
   expect_status 0 "$pz" info "$model"
   spec=$(echo "$out" | awk '/^game:/ {print $2}')
   expect_status 0 "$pz" match --game "$spec" --p1 "mcts:model=$model,sims=32" --p2 random --games 2
 done
 
-# export: a model as safetensors and back; the same network plays from either file.
-hex_model="$(dirname "$0")/../../models/hex.pt"
-expect_status 0 "$pz" export "$hex_model" "$tmp/hex.safetensors"
+# export: a model as a LibTorch archive and back; the same network plays from either file.
+hex_model="$(dirname "$0")/../../models/hex.safetensors"
+expect_status 0 "$pz" export "$hex_model" "$tmp/hex.pt"
+expect_status 0 "$pz" info "$tmp/hex.pt"
+expect_out "file: LibTorch archive"
+expect_out "game: hex:size=8,swap=false"
+expect_status 0 "$pz" export "$tmp/hex.pt" "$tmp/hex.safetensors"
 expect_status 0 "$pz" info "$tmp/hex.safetensors"
 expect_out "file: safetensors"
-expect_out "game: hex:size=8,swap=false"
-expect_status 0 "$pz" export "$tmp/hex.safetensors" "$tmp/hex-again.pt"
-expect_status 0 "$pz" info "$tmp/hex-again.pt"
-expect_out "file: LibTorch archive"
-for model in "$hex_model" "$tmp/hex.safetensors" "$tmp/hex-again.pt"; do
+for model in "$hex_model" "$tmp/hex.pt" "$tmp/hex.safetensors"; do
   run "$pz" analyze <<<"{\"id\":\"e\",\"game\":\"hex:size=8,swap=false\",\"moves\":[\"d4\"],\"player\":\"mcts:model=$model,sims=64\"}"
   echo "$out" | grep -o '"moves":\[{[^}]*}' >>"$tmp/analyses"
 done

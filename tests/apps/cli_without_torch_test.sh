@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The command line of a polyzero built without LibTorch (-DPZ_WITH_TORCH=OFF): the compiler,
-# the games, the search, the arena, the solvers and safetensors models' descriptions work;
-# training, LibTorch checkpoints and model players are listed but refuse with a usage error
-# (status 2) that names the build option.
+# the games, the search, the arena, the solvers, and safetensors models (their descriptions,
+# the model players, the shipped models as default AI) work; training and LibTorch
+# checkpoints are listed but refuse with a usage error (status 2) that names the way out.
 # Usage: cli_without_torch_test.sh path/to/polyzero
 set -uo pipefail
 pz=$1
@@ -53,9 +53,12 @@ expect_status 2 "$pz" train --game tictactoe --minutes 1
 expect_err "-DPZ_WITH_TORCH=OFF"
 expect_status 2 "$pz" bench nn
 expect_err "'polyzero bench nn' needs LibTorch"
-printf 'not a checkpoint' >"$tmp/model.pt"
+printf 'not a checkpoint' >"$tmp/junk.pt"
+expect_status 2 "$pz" info "$tmp/junk.pt"
+expect_err "neither safetensors nor a LibTorch archive"
+printf 'PK\003\004 a zip, as LibTorch archives are' >"$tmp/model.pt"
 expect_status 2 "$pz" info "$tmp/model.pt"
-expect_err "reading the LibTorch checkpoint"
+expect_err "polyzero export $tmp/model.pt MODEL.safetensors"
 
 # A safetensors model reads without LibTorch, here one written by another tool (Python's own
 # struct and json): its description, and the checksum over its tensors (nn/model_file.h).
@@ -94,11 +97,23 @@ write_model "$tmp/damaged.safetensors" 1
 expect_status 2 "$pz" info "$tmp/damaged.safetensors"
 expect_err "do not match their checksum"
 expect_status 2 "$pz" polyc --report-net "$tmp/model.pt"
-expect_err "needs LibTorch"
-expect_status 2 "$pz" match --game tictactoe --p1 policy:model="$tmp/model.pt" --p2 random -n 1
-expect_err "player 'policy' needs LibTorch"
+expect_err "built without LibTorch"
 expect_status 2 "$pz" match --game tictactoe --p1 mcts:model="$tmp/model.pt",sims=10 --p2 random -n 1
-expect_err "model=$tmp/model.pt needs LibTorch"
+expect_err "polyzero export"
+
+# The shipped models play here: as model players, as the default AI, under polyc's report.
+hex="$src/models/hex.safetensors"
+expect_status 0 "$pz" match --game hex:size=8,swap=false --p1 "mcts:model=$hex,sims=16" --p2 random -n 2 --json
+expect_out '"games"'
+expect_status 0 "$pz" match --game hex:size=8,swap=false --p1 "policy:model=$hex" --p2 random -n 2 --json
+expect_out '"games"'
+run "$pz" play --game hex:size=8,swap=false <<<$'quit\n'
+[[ $status == 0 ]] || fail "play exited $status: $err"
+expect_out "models/hex.safetensors,sims=400)"
+expect_status 0 "$pz" polyc --report-net "$hex"
+expect_out "data layouts"
+expect_status 2 "$pz" match --game hex:size=8,swap=false --p1 "mcts:model=$hex,sims=16,backend=torch" --p2 random -n 1
+expect_err "the torch network backend needs LibTorch"
 
 if [[ $failures -gt 0 ]]; then
   echo "$failures CLI check(s) failed"

@@ -12,6 +12,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "nn/model_file.h"
 #include "util/error.h"
 
 namespace pz::nn {
@@ -140,6 +141,45 @@ TEST(Safetensors, RefusesEveryBrokenFileByName) {
   }
   EXPECT_THROW(read_safetensors(temp_path("missing.safetensors")), util::UsageError);
   EXPECT_FALSE(is_safetensors_file(temp_path("missing.safetensors")));
+}
+
+// read_model_file: safetensors models here; LibTorch archives (zip files) only through an
+// installed reader, and without one an error that says how to convert; anything else refused.
+TEST(ModelFile, ReadsEitherFormByContent) {
+  ModelInfo info;
+  info.game = "tictactoe";
+  info.step = 7;
+  const NetWeights weights{{"value_fc2.bias", {{1}, {0.5F}}}, {"stem_conv.weight", {{2, 2}, {1, 2, 3, 4}}}};
+  const std::string model = temp_path("model.safetensors");
+  write_safetensors_model(model, info, weights);
+  const ModelFile read = read_model_file(model);
+  EXPECT_EQ(read.info.step, 7);
+  EXPECT_EQ(read.weights.at("stem_conv.weight").values, weights.at("stem_conv.weight").values);
+
+  const std::string archive = write_raw("model.pt", "", "");
+  { std::ofstream(archive, std::ios::binary | std::ios::trunc) << "PK\3\4" << std::string(64, 'x'); }
+  set_archive_model_reader(nullptr);
+  try {
+    read_model_file(archive);
+    ADD_FAILURE() << "an archive was read without a reader";
+  } catch (const util::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("polyzero export " + archive + " MODEL.safetensors"), std::string::npos) << e.what();
+  }
+  set_archive_model_reader([](const std::string&) { return ModelFile{ModelInfo{}, NetWeights{{"x", {{1}, {3.0F}}}}}; });
+  EXPECT_EQ(read_model_file(archive).weights.at("x").values.at(0), 3.0F);
+  set_archive_model_reader(nullptr);
+
+  const std::string junk = write_raw("junk.pt", "", "");
+  { std::ofstream(junk, std::ios::binary | std::ios::trunc) << "not a checkpoint"; }
+  try {
+    read_model_file(junk);
+    ADD_FAILURE() << "junk was read";
+  } catch (const util::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(junk), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("neither safetensors nor a LibTorch archive"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(read_model_file(temp_path("missing.safetensors")), util::UsageError);
+  for (const auto& path : {model, archive, junk}) std::filesystem::remove(path);
 }
 
 }  // namespace
