@@ -4,9 +4,11 @@
 
 #include <malloc.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
 #include <sstream>
 
 #include "nn/files.h"
@@ -50,8 +52,17 @@ Learner::Learner(const games::Game& game, const LearnerConfig& config, std::uint
   net_->train();
   if (config_.backend == "poly") {
     poly_ = std::make_unique<PolyTrainingNet>(config_.network, net_->shape(), config_.fusion_batch);
+  } else if (config_.backend == "auto") {
+    try {
+      poly_ = std::make_unique<PolyTrainingNet>(config_.network, net_->shape(), config_.fusion_batch);
+    } catch (const util::UsageError&) {
+      throw;
+    } catch (const std::runtime_error& e) {
+      static std::atomic<bool> warned{false};
+      if (!warned.exchange(true)) std::cerr << "warning: " << e.what() << "\nwarning: the learner uses LibTorch's ops\n";
+    }
   } else if (config_.backend != "torch") {
-    throw util::UsageError("learner.backend: \"" + config_.backend + "\" is not one of \"torch\", \"poly\"");
+    throw util::UsageError("learner.backend: \"" + config_.backend + "\" is not one of \"auto\", \"torch\", \"poly\"");
   }
   optimizer_ = optim::make_optimizer(optimizer_config_, net_->named_parameters());
   scheduler_ = optim::make_scheduler(config_.scheduler, *optimizer_);

@@ -63,8 +63,10 @@ struct LearnerConfig {
   nlohmann::json scheduler = {{"type", "constant"}, {"factor", 1.0}, {"total_iters", 1}};
   double value_weight = 1.0;
   double ownership_weight = 1.5, score_weight = 0.5;  // for the auxiliary heads, when the network has them
-  // The network passes: "torch" (LibTorch's ops) or "poly" (the kernels polyc generates,
-  // poly_training.h). The same weights, optimiser and state files either way.
+  // The network passes: "torch" (LibTorch's ops), "poly" (the kernels polyc generates,
+  // poly_training.h), or "auto": poly, and torch with a warning on stderr when the poly
+  // kernels cannot be built (no C compiler), as the inference backend's "auto". The same
+  // weights, optimiser and state files either way.
   std::string backend = "torch";
   // The batch the poly learner weighs its footprint-decided backward fusions for
   // (plan_training_network; any batch runs). 0, the default: none weighed, the layer-order

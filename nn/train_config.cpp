@@ -35,7 +35,7 @@ json default_train_config() {
         {"value_weight", 1.0},
         {"ownership_weight", 1.5},
         {"score_weight", 0.5},
-        {"backend", "torch"},
+        {"backend", "auto"},
         {"optimizer",
          {{"type", "sgd"}, {"lr", 0.05}, {"momentum", 0.9}, {"nesterov", true}, {"weight_decay", 1e-4},
           {"clip_grad_norm", 5.0}}},
@@ -137,7 +137,7 @@ TrainConfig parse_train_config(const json& config) {
     c.value_weight = f.number("value_weight", 1.0, Bounds::at_least(0));
     c.ownership_weight = f.number("ownership_weight", 1.5, Bounds::at_least(0));
     c.score_weight = f.number("score_weight", 0.5, Bounds::at_least(0));
-    c.learner_backend = f.choice("backend", "torch", {"torch", "poly"});
+    c.learner_backend = f.choice("backend", "auto", {"auto", "torch", "poly"});
     const json* opt = f.raw("optimizer");
     c.optimizer = opt ? *opt : default_train_config()["learner"]["optimizer"];
     const json* sched = f.raw("scheduler");

@@ -79,7 +79,7 @@ struct TrainConfig {
   int publish_every = 50;
   double value_weight = 1.0;
   double ownership_weight = 1.5, score_weight = 0.5;
-  std::string learner_backend = "torch";  // "torch" or "poly" (learner.h)
+  std::string learner_backend = "auto";  // "auto", "torch" or "poly" (learner.h)
   nlohmann::json optimizer, scheduler;
 
   int checkpoint_every_steps = 500;
