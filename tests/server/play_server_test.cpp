@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <atomic>
 #include <filesystem>
 #include <thread>
 
@@ -153,14 +154,21 @@ TEST(PlayServer, EventsStreamTheStateAndTheThinking) {
   auto c = server.client();
   const std::string id = create(c, "connect4", {"human", "mcts:sims=2000"});
   std::string stream;
+  std::atomic<bool> subscribed{false};
   std::thread listener([&] {
     auto own = server.client();
     own.Get("/api/sessions/" + id + "/events", [&](const char* data, std::size_t size) {
       stream.append(data, size);
+      if (stream.find("event: state") != std::string::npos) subscribed.store(true);
       return stream.find("event: thinking") == std::string::npos || stream.find("\"done\":true") == std::string::npos;
     });
+    subscribed.store(true);  // the stream ended: nothing left to wait for
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // The move is made once the stream is open, so its thinking cannot be missed.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!subscribed.load() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   post(c, "/api/sessions/" + id + "/move", {{"move", "4"}});
   listener.join();
   EXPECT_NE(stream.find("event: state"), std::string::npos);
