@@ -1,0 +1,17 @@
+// `import polyzero`: the module's entry point. Each part binds its classes (bindings.h);
+// the player kinds and network backends are registered as the polyzero program does at
+// start-up.
+#include <pybind11/pybind11.h>
+
+#include "python/bindings.h"
+#include "python/torch_support.h"
+
+namespace py = pybind11;
+
+PYBIND11_MODULE(polyzero, m) {
+  m.doc() = "polyzero from Python: games and states";
+  pz::python::register_players_and_networks();
+  m.attr("has_libtorch") = pz::python::has_libtorch();
+  pz::python::bind_errors(m);
+  pz::python::bind_games(m);
+}

@@ -1,0 +1,15 @@
+// python/torch_support.h without LibTorch (-DPZ_WITH_TORCH=OFF): safetensors models only.
+#include "nn/model_players.h"
+#include "python/torch_support.h"
+#include "solve/solver_player.h"
+
+namespace pz::python {
+
+void register_players_and_networks() {
+  nn::register_model_players();
+  solve::register_solver_player();
+}
+
+bool has_libtorch() { return false; }
+
+}  // namespace pz::python
