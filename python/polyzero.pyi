@@ -66,3 +66,82 @@ class State:
     def serialize(self) -> str: ...
     def zobrist_hash(self) -> int: ...
 
+Observations = npt.NDArray[np.float32]  # N x C x H x W
+Evaluate = Callable[[Observations], Tuple[npt.ArrayLike, npt.ArrayLike]]
+
+class MoveAnalysis:
+    action: int
+    move: str
+    visits: int
+    share: float
+    prior: float
+    value: float
+    win_probability: Optional[float]
+    proven_result: Optional[str]
+    pv: list[int]
+    pv_text: list[str]
+
+class SearchResult:
+    player: int
+    action: int
+    move: str
+    value: float
+    win_probability: float
+    proven_result: Optional[str]
+    simulations: int
+    visits: int
+    seconds: float
+    tree_nodes: int
+    moves: list[MoveAnalysis]
+    pv: list[str]
+    policy: npt.NDArray[np.float32]
+
+class MCTS:
+    game: Game
+    sims: int
+    threads: int
+    evaluator_calls: int
+    def __init__(self, game: Union[Game, str], evaluator: Union[str, Evaluate] = "rollout", *, sims: int = 800,
+                 seconds: float = 0.0, threads: int = 1, batch: int = 1, c_puct: float = 1.25,
+                 c_puct_base: float = 19652.0, fpu: float = 0.25, rollouts: int = 1, solver: bool = True,
+                 wincheck: bool = True, reuse: bool = True, noise: bool = False, worlds: int = 8, seed: int = 0,
+                 sym: int = 1, backend: str = "auto", nnthreads: int = 1) -> None: ...
+    def search(self, state: State, seat: Optional[int] = None) -> SearchResult: ...
+    def clear_tree(self) -> None: ...
+
+class Player:
+    name: str
+    last_search: Optional[SearchResult]
+    def choose_action(self, state: State, seat: Optional[int] = None) -> int: ...
+    def step(self, state: State, seat: Optional[int] = None) -> int: ...
+    def observe_action(self, before: State, action: int) -> None: ...
+    def reset(self, state: State) -> None: ...
+
+def player(spec: str, game: Union[Game, str], seed: int = 1) -> Player: ...
+def player_kinds() -> list[str]: ...
+
+class GameResult:
+    index: int
+    p1_seat: int
+    moves: list[str]
+    final_state: str
+    returns: list[float]
+    p1_outcome: str
+    cut_short: bool
+    forfeit_seat: int
+    termination: str
+
+class MatchResult:
+    game: str
+    p1: str
+    p2: str
+    wins: int
+    draws: int
+    losses: int
+    played: int
+    score: float
+    games: list[GameResult]
+    p2_games: list[GameResult]
+
+def match(game: Union[Game, str], p1: str, p2: str = "", games: int = 2, threads: int = 1, seed: int = 1,
+          max_moves: int = 0) -> MatchResult: ...
