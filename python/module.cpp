@@ -9,11 +9,12 @@
 namespace py = pybind11;
 
 PYBIND11_MODULE(polyzero, m) {
-  m.doc() = "polyzero from Python: games, search (MCTS with Python evaluators), players and matches";
+  m.doc() = "polyzero from Python: games, search (MCTS with Python evaluators), players, matches and polyc";
   pz::python::register_players_and_networks();
   m.attr("has_libtorch") = pz::python::has_libtorch();
   pz::python::bind_errors(m);
   pz::python::bind_games(m);
   pz::python::bind_search(m);
   pz::python::bind_players(m);
+  pz::python::bind_polyc(m);
 }
