@@ -10,6 +10,7 @@ void bind_errors(pybind11::module_& m);    // errors.cpp: polyzero's exceptions 
 void bind_games(pybind11::module_& m);     // games_module.cpp: Game, State, load_game, registered_games
 void bind_search(pybind11::module_& m);    // search_module.cpp: MCTS, SearchResult, MoveAnalysis
 void bind_players(pybind11::module_& m);   // players_module.cpp: Player, player, match, MatchResult
+void bind_solve(pybind11::module_& m);     // solve_module.cpp: solve, Solution, SolvedMove
 void bind_polyc(pybind11::module_& m);     // polyc_module.cpp: polyc
 
 }  // namespace pz::python

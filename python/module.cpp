@@ -9,12 +9,13 @@
 namespace py = pybind11;
 
 PYBIND11_MODULE(polyzero, m) {
-  m.doc() = "polyzero from Python: games, search (MCTS with Python evaluators), players, matches and polyc";
+  m.doc() = "polyzero from Python: games, search (MCTS with Python evaluators), players, matches, exact solvers and polyc";
   pz::python::register_players_and_networks();
   m.attr("has_libtorch") = pz::python::has_libtorch();
   pz::python::bind_errors(m);
   pz::python::bind_games(m);
   pz::python::bind_search(m);
   pz::python::bind_players(m);
+  pz::python::bind_solve(m);
   pz::python::bind_polyc(m);
 }

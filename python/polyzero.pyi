@@ -146,4 +146,24 @@ class MatchResult:
 def match(game: Union[Game, str], p1: str, p2: str = "", games: int = 2, threads: int = 1, seed: int = 1,
           max_moves: int = 0) -> MatchResult: ...
 
+class SolvedMove:
+    action: int
+    move: str
+    value: int
+    result: str
+    plies: Optional[int]
+
+class Solution:
+    complete: bool
+    value: int
+    result: Optional[str]
+    plies: Optional[int]
+    moves: list[SolvedMove]
+    solver: str
+    nodes: int
+    seconds: float
+
+def solve(state: State, *, seconds: float = 60.0, nodes: int = 0, each_move: bool = False,
+          weak: bool = False) -> Solution: ...
+
 def polyc(source: str, **options: Any) -> str: ...

@@ -48,7 +48,7 @@ class Mcts {
     try {
       py::gil_scoped_release release;
       std::lock_guard lock(mutex_);
-      report = mcts::search_worlds(search_, *evaluator_, state, chooser, worlds_, rng_);
+      search_or_drop_tree(state, chooser, report);
     } catch (...) {
       if (auto* python = dynamic_cast<PythonEvaluator*>(evaluator_.get())) python->rethrow_callback_error();
       throw;
@@ -70,6 +70,16 @@ class Mcts {
   }
 
  private:
+  // A search stopped by an exception (the evaluator raised, Ctrl-C in a Python evaluator)
+  // leaves a tree with descents in flight: it is dropped, so the next search starts afresh.
+  void search_or_drop_tree(const games::State& state, games::Player chooser, mcts::SearchReport& report) {
+    try {
+      report = mcts::search_worlds(search_, *evaluator_, state, chooser, worlds_, rng_);
+    } catch (...) {
+      if (search_.has_root()) search_.clear_tree();
+      throw;
+    }
+  }
   static games::Player default_seat(const games::State& state) {
     return state.current_player() >= 0 ? state.current_player() : 0;
   }

@@ -120,3 +120,22 @@ def test_uniform_evaluator_and_game_spec_argument():
     result = mcts.search(mcts.game.new_initial_state())
     assert result.simulations == 50
     assert mcts.evaluator_calls == -1
+
+
+def test_a_search_after_an_evaluator_error_starts_afresh():
+    game = polyzero.load_game("tictactoe")
+    fail = [True]
+
+    def flaky(observations):
+        if fail[0]:
+            raise RuntimeError("first call fails")
+        n = observations.shape[0]
+        return np.ones((n, game.num_distinct_actions)), np.zeros(n)
+
+    mcts = polyzero.MCTS(game, flaky, sims=30, batch=2)
+    with pytest.raises(RuntimeError, match="first call fails"):
+        mcts.search(game.new_initial_state())
+    fail[0] = False
+    result = mcts.search(game.new_initial_state())
+    assert result.simulations == 30
+    assert sum(m.visits for m in result.moves) == result.visits - 1
