@@ -16,6 +16,7 @@
 #include "polyhedral/dependences.h"
 #include "polyhedral/footprint.h"
 #include "polyhedral/frontend_error.h"
+#include "polyhedral/inner_loops.h"
 #include "polyhedral/isl_context.h"
 #include "polyhedral/legality.h"
 #include "polyhedral/loop_order.h"
@@ -326,10 +327,72 @@ const std::vector<SchedulePass>& schedule_passes() {
   return passes;
 }
 
+// The cost model's prediction for sizes at which no tile can pay (inner_loops.h), from the
+// schedule passes under `small` analysed without unroll-and-jam (its unrolled strips are no
+// loops) and without forks: whether the region as written is kept there, under which extra
+// C condition ("" none: loops whose only gain is a vector accumulator need long runs), and
+// why. A gain is assumed where isl cannot tell within a small budget.
+struct SourceVerdict {
+  bool keep = false;
+  std::string condition;
+  std::string reason;
+};
+
+SourceVerdict source_verdict(IslContext& ctx, Scop& scop, const Dependences& deps, const isl::union_map& validity,
+                             const isl::schedule& scheduled, PolycOptions small, StageBudget& budget) {
+  small.unroll_jam = 0;
+  small.parallel = false;
+  PassState state;
+  std::vector<std::string> ignored;
+  PassInput in{ctx, scop, deps, validity, small, state, ignored};
+  const isl::schedule analysed = run_passes(schedule_passes(), scheduled, in, budget);
+  const std::optional<std::vector<InnerLoopGain>> gains =
+      budget.run("cost model", [&]() -> std::optional<std::vector<InnerLoopGain>> {
+        try {
+          IslBudgetScope scope(ctx, 2'000'000);
+          std::vector<InnerLoopGain> g = inner_loop_gains(scop, validity, analysed);
+          if (scope.exceeded()) return std::nullopt;
+          return g;
+        } catch (const isl::exception&) {
+          return std::nullopt;
+        }
+      });
+  SourceVerdict v;
+  if (!gains) return v;
+  std::string names;
+  int depth = 0;
+  for (const auto& st : scop.statements) depth = std::max(depth, static_cast<int>(isl_set_dim(st.domain.get(), isl_dim_set)));
+  for (const auto& st : scop.statements)
+    if (static_cast<int>(isl_set_dim(st.domain.get(), isl_dim_set)) == depth) names += (names.empty() ? "" : ", ") + st.name;
+  v.reason = "no tile can pay, and the schedule gives the deepest statements (" + names + ") no better innermost loop";
+  const std::string min_trips = std::to_string(kAccumulatedMinTrips);
+  std::string accumulated;
+  for (const InnerLoopGain& g : *gains) {
+    if (g.after != InnerLoopKind::kAccumulated) return v;
+    if (g.trips >= kAccumulatedMinTrips || (g.trips < 0 && g.trips_c.empty())) return v;
+    const std::string test = "(" + g.trips_c + ") < " + min_trips;
+    if (g.trips < 0 && v.condition.find(test) == std::string::npos)
+      v.condition += (v.condition.empty() ? "" : " && ") + test;
+    accumulated += (accumulated.empty() ? "" : ", ") + g.describe();
+  }
+  if (!accumulated.empty())
+    v.reason += " than the source's but vector accumulators over runs of under " + min_trips + " iterations (" +
+                accumulated + ")";
+  else
+    v.reason += " than the source's";
+  v.keep = true;
+  return v;
+}
+
 }  // namespace
 
-std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, ScopReport& report,
-                          const std::string& indent, int source_line) {
+namespace {
+
+// optimize_scop; with `may_keep_source` (a whole region of a C file, whose text the caller
+// has), the cost model's version guard too: `report.source_guard` set, and the code returned
+// is the one for sizes outside it ("" when the region runs as written at every size).
+std::string optimize_region_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, ScopReport& report,
+                                 const std::string& indent, int source_line, bool may_keep_source) {
   StageBudget budget(ctx, o.budget);
   CodegenOptions co;
   co.indent = indent;
@@ -365,6 +428,19 @@ std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, Sc
   PassState state;
   PassInput in{ctx, scop, deps, validity, effective, state, log};
   isl::schedule s = run_passes(schedule_passes(), sr.schedule, in, budget);
+  may_keep_source = may_keep_source && o.cost_model && o.keep_source_without_gain && o.tile.mode == TileOptions::Mode::kAuto;
+  // Concrete sizes within L2/2 and no fork: the region as written where nothing gains.
+  if (may_keep_source && estimate.concrete && effective.tile.mode == TileOptions::Mode::kOff && !effective.parallel) {
+    const SourceVerdict v = source_verdict(ctx, scop, deps, validity, sr.schedule, effective, budget);
+    if (v.keep && v.condition.empty()) {
+      report.source_guard = "1";
+      report.source_reason = "cost model: " + v.reason;
+      log.push_back("cost model: the region as written: " + v.reason);
+      report.schedule = isl_str(scop.schedule);
+      report.schedule_origin = "source order (kept as written: the cost model predicts no gain)";
+      return "";
+    }
+  }
   std::string movement_note;
   if (state.time_tiled) {
     report.schedule_origin += ", time-tiled wavefront";
@@ -396,13 +472,28 @@ std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, Sc
       const isl::schedule small_schedule = run_passes(schedule_passes(), sr.schedule, small_in, budget);
       CodegenOptions inner = co;
       inner.indent = indent + "  ";
+      const long limit_bytes = state.time_tiled ? o.tile.cache.l2 : o.tile.cache.l2 / 2;
+      const std::string limit = std::to_string(limit_bytes) + "LL";
+      const std::string level = state.time_tiled ? "L2" : "L2/2";
+      const SourceVerdict v = may_keep_source ? source_verdict(ctx, scop, deps, validity, sr.schedule, small, budget)
+                                              : SourceVerdict{};
+      if (v.keep) {
+        report.source_guard = footprint + " <= " + limit + (v.condition.empty() ? "" : " && " + v.condition);
+        report.source_reason = "cost model: within " + level + ", " + v.reason;
+        log.push_back("cost model: symbolic sizes; at run time, arrays of at most " + limit + " bytes (" + level +
+                      ")" + (v.condition.empty() ? "" : " with " + v.condition) + " take the region as written: " + v.reason);
+        // Without an extra condition the guard takes every size the schedule without tiles
+        // would have served; with one, that schedule still serves the sizes it leaves.
+        if (v.condition.empty()) {
+          code += budget.run("code generation", [&] { return generate_c(scop, s, co); });
+          return code + dead_iterator_uses(scop, indent);
+        }
+      }
       const std::string small_code = budget.run("code generation", [&] { return generate_c(scop, small_schedule, inner); });
       const std::string large_code = budget.run("code generation", [&] { return generate_c(scop, s, inner); });
       if (small_code != large_code) {
-        const long limit_bytes = state.time_tiled ? o.tile.cache.l2 : o.tile.cache.l2 / 2;
-        const std::string limit = std::to_string(limit_bytes) + "LL";
-        log.push_back("cost model: symbolic sizes; at run time, arrays of at most " + limit + " bytes (" +
-                      (state.time_tiled ? "L2" : "L2/2") + ") take the schedule without tiles and forks");
+        log.push_back("cost model: symbolic sizes; at run time, arrays of at most " + limit + " bytes (" + level +
+                      ") take the schedule without tiles and forks");
         return code + indent + "if (" + footprint + " <= " + limit + ") {\n" + small_code + indent + "} else {\n" +
                large_code + indent + "}\n" + dead_iterator_uses(scop, indent);
       }
@@ -410,6 +501,13 @@ std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, Sc
   }
   code += budget.run("code generation", [&] { return generate_c(scop, s, co); });
   return code + dead_iterator_uses(scop, indent);
+}
+
+}  // namespace
+
+std::string optimize_scop(IslContext& ctx, Scop& scop, const PolycOptions& o, ScopReport& report,
+                          const std::string& indent, int source_line) {
+  return optimize_region_scop(ctx, scop, o, report, indent, source_line, false);
 }
 
 namespace {
@@ -481,9 +579,14 @@ std::string transform_region(const std::string& source, const std::string& parse
   try {
     check_size(*region.tree, o.budget);
     Scop scop = StageBudget(ctx, o.budget).run("lowering", [&] { return lower(ctx.ctx(), *region.tree, region.options); });
-    std::string code = optimize_scop(ctx, scop, o, report, region.indent, region.line);
+    std::string code = optimize_region_scop(ctx, scop, o, report, region.indent, region.line, true);
     report.passes.insert(report.passes.begin(), scop.notes.begin(), scop.notes.end());
-    return with_local_arrays(scop, code, parsed_text, region);
+    if (report.source_guard == "1") return kept_as_written(source, written, report.source_reason);
+    code = with_local_arrays(scop, code, parsed_text, region);
+    if (report.source_guard.empty()) return code;
+    return written.indent + "/* polyc: scop of line " + std::to_string(region.line) + ": as written where " +
+           report.source_guard + " (" + report.source_reason + ") */\n" + written.indent + "if (" + report.source_guard +
+           ") {\n" + region_body(source, written) + written.indent + "} else {\n" + code + written.indent + "}\n";
   } catch (const BudgetExceeded& e) {
     report.line = region.line;
     report.fallback = e.what();

@@ -54,6 +54,12 @@ struct PolycOptions {
   // (cost_model.h): no auto tiling for arrays that fit in L2/2, no parallel loop for fewer
   // than min_parallel_work instances in all.
   bool cost_model = true;
+  // Where the arrays fit in L2/2 (no tile can pay) and the schedule gives no deepest
+  // statement a better innermost loop than the source's (inner_loops.h), the region runs as
+  // written: with concrete sizes the output is the region itself, with symbolic ones a
+  // run-time test on the bytes touched chooses between the region as written and the
+  // transformed code. Needs cost_model and automatic tiling.
+  bool keep_source_without_gain = true;
   // Reduction chains (contractions, convolutions) get a register-blocked micro-kernel
   // schedule instead of the passes below (register_blocking.h). Off by default for C files.
   RegisterBlockOptions register_block{.enabled = false};

@@ -127,6 +127,9 @@ std::string format_report_text(const std::vector<ScopReport>& scops) {
         << "  RAW: " << r.raw << "\n  WAR: " << r.war << "\n  WAW: " << r.waw << "\n"
         << "  live-in:  " << r.live_in << "\n  live-out: " << r.live_out << "\n";
     if (!r.fallback.empty()) out << "kept as written: " << r.fallback << "\n";
+    if (!r.source_guard.empty())
+      out << "version guard: as written " << (r.source_guard == "1" ? std::string("at every size") : "where " + r.source_guard)
+          << " (" << r.source_reason << ")\n";
     out << "schedule: " << r.schedule_origin << "\n";
     for (const auto& p : r.passes) out << "  " << p << "\n";
     out << "final schedule tree:\n" << r.schedule << "\n";
@@ -148,6 +151,7 @@ std::string format_report_json(const std::vector<ScopReport>& scops) {
     j["dependences"] = {{"raw", r.raw}, {"war", r.war}, {"waw", r.waw}, {"live_in", r.live_in}, {"live_out", r.live_out}};
     j["schedule_origin"] = r.schedule_origin;
     if (!r.fallback.empty()) j["fallback"] = r.fallback;
+    if (!r.source_guard.empty()) j["version_guard"] = {{"as_written_where", r.source_guard}, {"reason", r.source_reason}};
     j["passes"] = r.passes;
     j["schedule"] = r.schedule;
     j["data_movement"] = data_movement_json(r.data_movement);

@@ -30,6 +30,9 @@ struct ScopReport {
   std::string raw, war, waw, live_in, live_out;  // isl text
   std::string schedule_origin;
   std::string fallback;             // why the region was kept as written (empty: it was not)
+  // A C condition under which the region runs as written because the cost model predicts
+  // no gain there ("1": at every size; empty: never), with the reason.
+  std::string source_guard, source_reason;
   std::vector<std::string> passes;  // one line per transformation and per legality check
   std::string schedule;             // final schedule tree (isl's YAML form)
   DataMovementReport data_movement;

@@ -56,6 +56,7 @@ std::vector<Variant> variants() {
   Variant time_tiled{"time_tile_3_4_5_parallel_simd", {}};
   time_tiled.options.time_tile.sizes = {3, 4, 5};
   time_tiled.options.parallel = time_tiled.options.vectorize = true;
+  time_tiled.options.keep_source_without_gain = false;  // time tiles even where the model sees no gain
   out.push_back(time_tiled);
   // Contractions packed (matmul_packing.h) whatever their size, the rest as above.
   Variant packed{"matmul_packing_parallel_simd", {}};

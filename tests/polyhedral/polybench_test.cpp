@@ -170,6 +170,7 @@ TEST(PolycFrontend, ChainedAssignmentIsOneStatementPerTarget) {
   auto regions = parse_c_regions(src);
   ASSERT_EQ(regions.size(), 1u);
   PolycOptions o;
+  o.keep_source_without_gain = false;  // the generated code, not the region as written
   const std::string out = polyc(src, o).output;
   // Innermost first: b = k * 2, then c[1] = b, then a = c[1].
   const size_t b = out.find("b = k * 2.0f"), c1 = out.find("c[1] = b"), a = out.find("a = c[1]");
@@ -191,6 +192,7 @@ TEST(PolycPreprocess, RegionsAreParsedExpandedAndReplacedInTheFileAsWritten) {
       "    for (j = 0; j < LOOP_N; j++)\n      A[i][j] = SCALE(A[j][i]);\n#pragma endscop\n}\n";
   std::ofstream(dir / "k.c") << src;
   PolycOptions o;
+  o.keep_source_without_gain = false;  // the generated code, not the region as written
   // Without the preprocessor SCALE is taken for a function and LOOP_N for a size parameter.
   EXPECT_NE(polyc(src, o).output.find("SCALE("), std::string::npos);
   PreprocessOptions cpp;
