@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "optim/optimizer.h"
+#include "optim/plain_optimizer.h"
 #include "optim/scheduler_factory.h"
 #include "optim/torch_param_groups.h"
 
@@ -199,6 +200,57 @@ TEST_F(TorchOptim, ResumedTrainingEndsWithBitIdenticalWeights) {
   }
   EXPECT_TRUE(torch::equal(model->weight, unbroken.model->weight));
   EXPECT_TRUE(torch::equal(model->bias, unbroken.model->bias));
+}
+
+// The optimisers on plain arrays (plain_optimizer.h) take the steps torch::optim takes: the
+// same parameters and gradient sequence, every option set of the three types.
+TEST_F(TorchOptim, PlainOptimisersStepAsTorchOptimDoes) {
+  const std::vector<json> configs = {
+      {{"type", "sgd"}, {"lr", 0.1}},
+      {{"type", "sgd"}, {"lr", 0.05}, {"momentum", 0.9}, {"nesterov", true}, {"weight_decay", 1e-3}},
+      {{"type", "sgd"}, {"lr", 0.05}, {"momentum", 0.8}, {"dampening", 0.3}},
+      {{"type", "adam"}, {"lr", 0.01}, {"weight_decay", 1e-2}},
+      {{"type", "adam"}, {"lr", 0.01}, {"amsgrad", true}, {"betas", {0.8, 0.99}}},
+      {{"type", "adamw"}, {"lr", 0.01}},
+      {{"type", "adamw"}, {"lr", 0.02}, {"weight_decay", 0.1},
+       {"param_groups", json::array({{{"max_ndim", 1}, {"weight_decay", 0.0}, {"lr", 0.005}}})}},
+  };
+  for (const json& c : configs) {
+    const OptimizerConfig config = parse_optimizer_config(c);
+    Net net;
+    auto torch_optimizer = make_optimizer(config, net->named_parameters());
+    std::vector<PlainParameter> params;
+    std::vector<std::vector<float>> values;
+    for (const auto& item : net->named_parameters()) {
+      params.push_back({item.key(), item.value().dim(), static_cast<std::size_t>(item.value().numel())});
+      const auto t = item.value().detach().contiguous();
+      values.emplace_back(t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
+    }
+    PlainOptimizer plain(config, params);
+    for (int step = 0; step < 6; ++step) {
+      std::vector<std::vector<float>> grads;
+      for (auto& item : net->named_parameters()) {
+        item.value().mutable_grad() = torch::randn_like(item.value());
+        const auto g = item.value().grad().contiguous();
+        grads.emplace_back(g.data_ptr<float>(), g.data_ptr<float>() + g.numel());
+      }
+      torch_optimizer->step();
+      std::vector<float*> v;
+      std::vector<const float*> g;
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        v.push_back(values[i].data());
+        g.push_back(grads[i].data());
+      }
+      plain.step(v, g);
+    }
+    std::size_t i = 0;
+    for (const auto& item : net->named_parameters()) {
+      const auto expected = item.value().detach().contiguous();
+      for (std::int64_t k = 0; k < expected.numel(); ++k)
+        ASSERT_NEAR(values[i][static_cast<std::size_t>(k)], expected.data_ptr<float>()[k], 1e-6) << c.dump() << " " << item.key();
+      ++i;
+    }
+  }
 }
 
 }  // namespace
