@@ -3,8 +3,6 @@
 #include "nn/poly_training_plan.h"
 
 #include <cmath>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 
 namespace pz::nn {
@@ -317,7 +315,7 @@ class Runner final : public TrainingLayerOps<Act> {
   Act conv_batch_norm(const std::string& conv_module, const std::string& norm_module, const Act& x, int out_channels, int kernel,
                       const Act* residual, bool relu) override {
     const ConvShape c{x.channels, out_channels, x.height, x.width, kernel, false, true};
-    const BatchNormShape* n = planned_pair(c, {out_channels, x.plane(), residual != nullptr, relu});
+    const BatchNormShape* n = planned_conv_batch_norm(planned_, c, {out_channels, x.plane(), residual != nullptr, relu});
     if (!n) return TrainingLayerOps<Act>::conv_batch_norm(conv_module, norm_module, x, out_channels, kernel, residual, relu);
     Tensor y = ConvBatchNormFunction::apply(x.t, params_[conv_module + ".weight"], residual ? residual->t : absent(),
                                             params_[norm_module + ".weight"], params_[norm_module + ".bias"],
@@ -327,7 +325,7 @@ class Runner final : public TrainingLayerOps<Act> {
     return {y, out_channels, x.height, x.width};
   }
   Act batch_norm(const std::string& module, const Act& x, const Act* residual, bool relu) override {
-    const BatchNormKernels* k = &k_.batch_norm(planned({x.channels, x.plane(), residual != nullptr, relu}));
+    const BatchNormKernels* k = &k_.batch_norm(planned_batch_norm(planned_, {x.channels, x.plane(), residual != nullptr, relu}));
     Tensor y = BatchNormFunction::apply(x.t, residual ? residual->t : absent(), params_[module + ".weight"],
                                         params_[module + ".bias"], buffers_[module + ".running_mean"],
                                         buffers_[module + ".running_var"], k);
@@ -360,52 +358,18 @@ class Runner final : public TrainingLayerOps<Act> {
     torch::NoGradGuard no_grad;
     buffers_[norm_module + ".num_batches_tracked"].add_(1);
   }
-  // The batch norm the plan fused with convolution `c` (padded_gradient), matching `n` but
-  // for the fusions (plan_training_network); null when the plan kept the two apart.
-  const BatchNormShape* planned_pair(const ConvShape& c, const BatchNormShape& n) const {
-    for (const auto& [conv, norm] : planned_.conv_batch_norms) {
-      if (!(conv < c) && !(c < conv) && norm.channels == n.channels && norm.plane == n.plane && norm.residual == n.residual &&
-          norm.relu == n.relu)
-        return &norm;
-    }
-    return nullptr;
-  }
-  // The plan's form of a batch norm (the fusions it chose: plan_training_network).
-  BatchNormShape planned(const BatchNormShape& s) const {
-    for (const BatchNormShape& p : planned_.batch_norms)
-      if (p.channels == s.channels && p.plane == s.plane && p.residual == s.residual && p.relu == s.relu && p.gradient_pad == 0)
-        return p;
-    return s;
-  }
-
   torch::OrderedDict<std::string, Tensor> params_, buffers_;
   const PolyLayerKernels& k_;
   const LayerShapes& planned_;
 };
 
-// One compiled kernel set per network and cache directory in the process (polyc and gcc
-// take seconds; a test or a bench builds several learners).
-std::shared_ptr<const PolyLayerKernels> compiled_kernels(const std::string& key, const LayerShapes& shapes,
-                                                         const std::string& cache_dir) {
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const PolyLayerKernels>> compiled;
-  std::lock_guard lock(mutex);
-  auto& slot = compiled[key + " " + cache_dir];
-  if (!slot) slot = std::make_shared<const PolyLayerKernels>(shapes, cache_dir);
-  return slot;
-}
-
 }  // namespace
 
 PolyTrainingNet::PolyTrainingNet(const NetConfig& config, const NetShape& shape, int batch, const std::string& cache_dir)
     : config_(config), shape_(shape) {
-  const games::Shape& in = shape.input;
-  shapes_ = plan_training_network(config, shape, batch).shapes;
-  const std::string key = config.to_json().dump() + " batch " + std::to_string(batch) + " " + std::to_string(in.channels) + "x" +
-                          std::to_string(in.height) + "x" +
-                          std::to_string(in.width) + " " + std::to_string(shape.policy.size()) + " " +
-                          std::to_string(shape.value_outputs) + (shape.spatial_policy ? " spatial" : "");
-  kernels_ = compiled_kernels(key, shapes_, cache_dir);
+  TrainingKernels compiled = training_kernels(config, shape, batch, cache_dir);
+  shapes_ = std::move(compiled.shapes);
+  kernels_ = std::move(compiled.kernels);
 }
 
 NetOutput PolyTrainingNet::heads(PolicyValueNetImpl& net, const Tensor& observations) const {

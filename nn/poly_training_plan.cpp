@@ -1,6 +1,7 @@
 #include "nn/poly_training_plan.h"
 
 #include <map>
+#include <mutex>
 
 namespace pz::nn {
 
@@ -164,6 +165,40 @@ TrainingPlan plan_training_network(const NetConfig& config, const NetShape& shap
   if (config.wdl()) recorder.cross_entropy({shape.value_outputs, 3}, heads.value_logits);
   else recorder.squared_error({1, shape.value_outputs}, heads.value);
   return recorder.plan;
+}
+
+BatchNormShape planned_batch_norm(const LayerShapes& planned, const BatchNormShape& s) {
+  for (const BatchNormShape& p : planned.batch_norms)
+    if (p.channels == s.channels && p.plane == s.plane && p.residual == s.residual && p.relu == s.relu && p.gradient_pad == 0)
+      return p;
+  return s;
+}
+
+const BatchNormShape* planned_conv_batch_norm(const LayerShapes& planned, const ConvShape& c, const BatchNormShape& n) {
+  for (const auto& [conv, norm] : planned.conv_batch_norms) {
+    if (!(conv < c) && !(c < conv) && norm.channels == n.channels && norm.plane == n.plane && norm.residual == n.residual &&
+        norm.relu == n.relu)
+      return &norm;
+  }
+  return nullptr;
+}
+
+TrainingKernels training_kernels(const NetConfig& config, const NetShape& shape, int batch, const std::string& cache_dir) {
+  const games::Shape& in = shape.input;
+  const std::string key = config.to_json().dump() + " batch " + std::to_string(batch) + " " + std::to_string(in.channels) +
+                          "x" + std::to_string(in.height) + "x" + std::to_string(in.width) + " " +
+                          std::to_string(shape.policy.size()) + " " + std::to_string(shape.value_outputs) +
+                          (shape.spatial_policy ? " spatial" : "") + " " + cache_dir;
+  static std::mutex mutex;
+  static std::map<std::string, TrainingKernels> compiled;
+  std::lock_guard lock(mutex);
+  TrainingKernels& slot = compiled[key];
+  if (!slot.kernels) {
+    LayerShapes shapes = plan_training_network(config, shape, batch).shapes;
+    slot.kernels = std::make_shared<const PolyLayerKernels>(shapes, cache_dir);
+    slot.shapes = std::move(shapes);
+  }
+  return slot;
 }
 
 }  // namespace pz::nn

@@ -11,6 +11,7 @@
 // whether a batch norm writes the gradient of the 3×3 convolution before it padded.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -143,5 +144,22 @@ struct TrainingPlan {
 // weighed for steps of `batch` positions (0: none is weighed, none fused); the kernels
 // serve any batch.
 TrainingPlan plan_training_network(const NetConfig& config, const NetShape& shape, int batch);
+
+// The plan's form of batch norm `s` (its one-sweep backward choice), matching `s` but for the
+// fusions; `s` itself when the plan has none such.
+BatchNormShape planned_batch_norm(const LayerShapes& planned, const BatchNormShape& s);
+// The batch norm the plan fused with 3×3 convolution `c` (padded_gradient), matching `n` but
+// for the fusions; null when the plan kept the two apart.
+const BatchNormShape* planned_conv_batch_norm(const LayerShapes& planned, const ConvShape& c, const BatchNormShape& n);
+
+// The kernels of `config`'s network for `shape`, planned for steps of `batch` positions
+// (plan_training_network), compiled once per process for each network, batch and cache
+// directory (polyc and the C compiler take seconds; a test or a bench builds several
+// learners). Throws std::runtime_error when they fail to compile.
+struct TrainingKernels {
+  LayerShapes shapes;
+  std::shared_ptr<const PolyLayerKernels> kernels;
+};
+TrainingKernels training_kernels(const NetConfig& config, const NetShape& shape, int batch, const std::string& cache_dir = "");
 
 }  // namespace pz::nn

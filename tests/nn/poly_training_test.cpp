@@ -2,7 +2,9 @@
 // weights: outputs, the batch-norm running statistics, and through autograd the gradient
 // of every parameter, for both network types, scalar and win/draw/loss value heads,
 // board-sized and flat policies, the auxiliary heads (ownership, score), channel counts and
-// boards that divide no register block, and odd batches. Then the learner: a poly learner's steps track a torch learner's.
+// boards that divide no register block, and odd batches. The same without LibTorch
+// (poly_backprop.h) against a torch learner's step. Then the learner: a poly learner's steps
+// track a torch learner's.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -14,9 +16,11 @@
 #include "nn/checkpoint.h"
 #include "nn/learner.h"
 #include "nn/network.h"
+#include "nn/poly_backprop.h"
 #include "nn/poly_training.h"
 #include "nn/poly_training_report.h"
 #include "solve/solver.h"
+#include "tests/nn/random_batch.h"
 #include "util/rng.h"
 
 namespace pz::nn {
@@ -176,6 +180,62 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"go:size=5", with_auxiliary_heads(config("resnet", 1, 6)), 3},          // ownership, score
                       Case{"othello:size=6", with_auxiliary_heads(config("pooled", 2, 6, "wdl")), 2, 4096}),
     case_name);
+
+// The learner's pass without LibTorch (poly_backprop.h) against a torch learner's step on the
+// same weights and batch: the loss and its terms, every parameter's gradient (the step of
+// SGD at lr 1 is the gradient) and the moved running statistics.
+class PolyBackpropTest : public PolyTrainingNetTest {};
+
+TEST_P(PolyBackpropTest, LossGradientsAndStatisticsAreTheTorchLearnersStep) {
+  const Case& c = GetParam();
+  const auto game = games::make_game(c.game);
+  const NetShape shape = net_shape(game->info());
+  LearnerConfig lc;
+  lc.network = c.config;
+  lc.optimizer = {{"type", "sgd"}, {"lr", 1.0}};
+  lc.backend = "torch";
+  Learner learner(*game, lc, 5);
+  perturb_batch_norms(learner.network());
+  const NetWeights before = export_weights(learner.network());
+  const Batch batch = random_batch(shape, c.batch, 17);
+  const StepStats step = learner.train_step(batch);
+  const NetWeights after = export_weights(learner.network());
+
+  const PolyBackprop backprop(c.config, shape, cache_dir());
+  NetWeights weights = before, gradients;
+  const LossValues loss = backprop.run(weights, batch, {lc.value_weight, lc.ownership_weight, lc.score_weight}, gradients);
+  const double tolerance = 1e-4 * std::max(1.0, std::fabs(step.loss));
+  EXPECT_NEAR(loss.total, step.loss, tolerance);
+  EXPECT_NEAR(loss.policy, step.policy_loss, tolerance);
+  EXPECT_NEAR(loss.value, step.value_loss, tolerance);
+  EXPECT_NEAR(loss.ownership, step.ownership_loss, tolerance);
+  EXPECT_NEAR(loss.score, step.score_loss, tolerance);
+  double largest = 0;
+  for (const auto& [name, g] : gradients)
+    for (std::size_t i = 0; i < g.values.size(); ++i)
+      largest = std::max(largest, std::fabs(static_cast<double>(before.at(name).values[i]) - after.at(name).values[i]));
+  for (const WeightSlot& slot : backprop.slots()) {
+    const std::vector<float>& b = before.at(slot.name).values;
+    const std::vector<float>& a = after.at(slot.name).values;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      if (slot.trainable) {
+        ASSERT_NEAR(gradients.at(slot.name).values[i], b[i] - a[i], 1e-4 * largest) << slot.name << "[" << i << "]";
+      } else {
+        ASSERT_NEAR(weights.at(slot.name).values[i], a[i], 1e-5 * std::max(1.0f, std::fabs(a[i]))) << slot.name << "[" << i << "]";
+      }
+    }
+  }
+  EXPECT_EQ(backprop.slots().size(), before.size()) << "every parameter and floating-point buffer is a slot";
+}
+
+INSTANTIATE_TEST_SUITE_P(Networks, PolyBackpropTest,
+                         ::testing::Values(Case{"connect4", config("resnet", 2, 7), 5},
+                                           Case{"tictactoe", config("resnet", 1, 16, "wdl"), 3},
+                                           Case{"hex:size=5", config("pooled", 2, 6), 3},
+                                           Case{"connect4", config("pooled", 2, 5, "wdl"), 4},
+                                           Case{"go:size=5", with_auxiliary_heads(config("resnet", 1, 6)), 3},
+                                           Case{"othello:size=6", with_auxiliary_heads(config("pooled", 2, 6, "wdl")), 4}),
+                         case_name);
 
 // The loss terms (log-softmax and cross-entropy fused; squared error) against the learner's
 // LibTorch formulas, with their gradients: masked policy rows, targets of any sum, outcomes
