@@ -23,6 +23,12 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The limits below are for what a budget prevents: enumerating 10^21 points or an
+// unbudgeted stage runs for hours. They sit ten times above a quiet run's seconds, so a
+// loaded machine (ctest -j2 beside other work) does not trip them.
+constexpr double kQuick = 10.0;  // a count or a fallback: well under a second when quiet
+constexpr double kBounded = 30.0;  // a whole polyc run under its budgets: a few seconds when quiet
+
 isl::set set_of(IslContext& ctx, const std::string& text) { return isl::set(ctx.ctx(), text); }
 
 // A program around one or more regions: arrays filled, the regions, a checksum printed.
@@ -66,7 +72,7 @@ TEST(PointCount, BoxesAreCountedFromTheirBounds) {
   ASSERT_TRUE(params);
   EXPECT_FALSE(params->exact);  // 10^21 does not fit: saturated
   EXPECT_EQ(params->points, LLONG_MAX);
-  EXPECT_LT(seconds_since(start), 1.0);
+  EXPECT_LT(seconds_since(start), kQuick);
 }
 
 TEST(PointCount, LargeNonBoxesGetTheirBoundingBox) {
@@ -76,7 +82,7 @@ TEST(PointCount, LargeNonBoxesGetTheirBoundingBox) {
   ASSERT_TRUE(n);
   EXPECT_FALSE(n->exact);
   EXPECT_EQ(n->points, 100000000000000LL);
-  EXPECT_LT(seconds_since(start), 1.0);
+  EXPECT_LT(seconds_since(start), kQuick);
 }
 
 TEST(PointCount, SmallNonBoxesAreExact) {
@@ -154,7 +160,7 @@ TEST_F(BudgetTest, HugeBoundsAreOptimisedWithoutEnumerating) {
   for (const std::string& src : {huge, triangle}) {
     const auto start = std::chrono::steady_clock::now();
     PolycResult r = polyc(src, o);
-    EXPECT_LT(seconds_since(start), 5.0);
+    EXPECT_LT(seconds_since(start), kBounded);
     EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();
     EXPECT_NE(r.output.find("isl (fusion=min"), std::string::npos) << r.output;
   }
@@ -179,7 +185,7 @@ TEST_F(BudgetTest, TripCountsAtTheLongLongLimitOverflowNothing) {
   o.vectorize = true;
   const auto start = std::chrono::steady_clock::now();
   PolycResult r = polyc(limit, o);
-  EXPECT_LT(seconds_since(start), 5.0);
+  EXPECT_LT(seconds_since(start), kBounded);
   EXPECT_NE(r.output.find("A[c0][c1][c2] = A[c0][c1][c2] + 1.0;"), std::string::npos) << r.output;
 }
 
@@ -196,7 +202,7 @@ TEST_F(BudgetTest, TwentyNestedLoopsAreKeptAsWritten) {
                                   "for (int x = 0; x < 21; x++) sum += a[x] * (x + 1);");
   const auto start = std::chrono::steady_clock::now();
   PolycResult r = polyc(src, {});
-  EXPECT_LT(seconds_since(start), 1.0);
+  EXPECT_LT(seconds_since(start), kQuick);
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("region 1 (line 7): its 20 nested loops exceed"), std::string::npos) << r.warnings[0];
   EXPECT_NE(r.warnings[0].find("kept the source order"), std::string::npos);
@@ -220,7 +226,7 @@ TEST_F(BudgetTest, FiftyStatementsFinishAndComputeTheSame) {
   PolycOptions o;
   o.budget.operations = 2'000'000;
   PolycResult r = polyc(src, o);
-  EXPECT_LT(seconds_since(start), 5.0);
+  EXPECT_LT(seconds_since(start), kBounded);
   expect_same_results(src, r.output);
 }
 
@@ -231,7 +237,7 @@ TEST_F(BudgetTest, AHundredRegionsAreEachOptimised) {
   const std::string src = program("#define N 64\ndouble a[N];\n", body, "for (int k = 0; k < N; k++) sum += a[k];");
   const auto start = std::chrono::steady_clock::now();
   PolycResult r = polyc(src, {});
-  EXPECT_LT(seconds_since(start), 5.0);
+  EXPECT_LT(seconds_since(start), kBounded);
   EXPECT_TRUE(r.warnings.empty());
   EXPECT_EQ(r.scops.size(), 100u);
   expect_same_results(src, r.output);
