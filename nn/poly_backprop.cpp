@@ -5,6 +5,7 @@
 #include <functional>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "util/rng.h"
 
@@ -70,7 +71,7 @@ class Tape final : public TrainingLayerOps<TapeAct> {
   }
   const Floats& value(const TapeAct& a) const { return values_[static_cast<std::size_t>(a.id)]; }
   // Adds `g` (the activation's size) to the activation's gradient.
-  void accumulate(const TapeAct& a, const Floats& g) { accumulate(a.id, g); }
+  void accumulate(const TapeAct& a, Floats g) { accumulate(a.id, std::move(g)); }
 
   void backward() {
     for (auto it = backward_.rbegin(); it != backward_.rend(); ++it) (*it)();
@@ -92,7 +93,7 @@ class Tape final : public TrainingLayerOps<TapeAct> {
         Floats dx(floats(x.plane() * x.channels)), wd(conv_weight_floats(s)),
             dyp(std::max<std::size_t>(conv_padded_floats(s, n_), 1));
         k.input_gradient(n_, dy, w, wd.data(), dyp.data(), dx.data());
-        accumulate(x, dx);
+        accumulate(x, std::move(dx));
       }
       Floats dwt(conv_weight_floats(s));
       k.weight_gradient(n_, s.pad() > 0 ? xp->data() : in(x), dy, dwt.data(), grad_of(module + ".weight"),
@@ -121,8 +122,8 @@ class Tape final : public TrainingLayerOps<TapeAct> {
       const float* mean = stats->data();
       k.backward(n_, dy, in(out), in(x), mean, mean + 2 * x.channels, gamma, g.data(), dx.data(), grad_of(module + ".weight"),
                  grad_of(module + ".bias"));
-      accumulate(x, dx);
-      if (res.id >= 0) accumulate(res, g);
+      accumulate(x, std::move(dx));
+      if (res.id >= 0) accumulate(res, std::move(g));
     });
     return out;
   }
@@ -137,8 +138,8 @@ class Tape final : public TrainingLayerOps<TapeAct> {
       if (!dy) return;
       Floats dx(value(x).size()), dp(value(p).size());
       k.backward(n_, dy, in(out), dx.data(), dp.data());
-      accumulate(x, dx);
-      accumulate(p, dp);
+      accumulate(x, std::move(dx));
+      accumulate(p, std::move(dp));
     });
     return out;
   }
@@ -153,7 +154,7 @@ class Tape final : public TrainingLayerOps<TapeAct> {
       if (!dy) return;
       Floats ties(floats(x.channels)), dx(value(x).size());
       k.backward(n_, in(x), in(out), dy, ties.data(), dx.data());
-      accumulate(x, dx);
+      accumulate(x, std::move(dx));
     });
     return out;
   }
@@ -174,7 +175,7 @@ class Tape final : public TrainingLayerOps<TapeAct> {
       if (!dy) return;
       Floats g(value(out).size()), dx(value(x).size());
       k.backward(n_, dy, in(out), in(x), w, g.data(), dx.data(), grad_of(module + ".weight"), grad_of(module + ".bias"));
-      accumulate(x, dx);
+      accumulate(x, std::move(dx));
     });
     return out;
   }
@@ -195,7 +196,7 @@ class Tape final : public TrainingLayerOps<TapeAct> {
       if (!dy || !needs(x)) return;
       Floats dx(value(x).size()), work(floats(2 * s.rows));
       k.backward(n_, dy, in(out), work.data(), dx.data());
-      accumulate(x, dx);
+      accumulate(x, std::move(dx));
     });
     return out;
   }
@@ -222,11 +223,11 @@ class Tape final : public TrainingLayerOps<TapeAct> {
     needs_gradient_.push_back(true);
     return a;
   }
-  void accumulate(int id, const Floats& g) {
+  void accumulate(int id, Floats g) {
     if (!needs_gradient_[static_cast<std::size_t>(id)]) return;
     Floats& sum = gradients_of_[static_cast<std::size_t>(id)];
     if (sum.empty()) {
-      sum = g;
+      sum = std::move(g);
     } else {
       for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += g[i];
     }
@@ -393,13 +394,13 @@ LossValues PolyBackprop::run(NetWeights& weights, const Batch& batch, const Loss
   const int actions = shape_.policy.size(), v = shape_.value_outputs;
   loss.policy = cross_entropy(k.cross_entropy({1, actions}), n, 1, tape.value(heads.policy), batch.policies, batch.policy_mask,
                               1.0f / mask_count(batch.policy_mask), 1.0f, d);
-  tape.accumulate(heads.policy, d);
+  tape.accumulate(heads.policy, std::move(d));
   const auto value_scale = static_cast<float>(1.0 / (static_cast<double>(n) * v));
   const auto value_weight = static_cast<float>(loss_weights.value);
   if (config_.wdl()) {
     loss.value = cross_entropy(k.cross_entropy({v, 3}), n, v, tape.value(heads.value_logits), wdl_targets(batch.values),
                                Floats(static_cast<std::size_t>(n), 1.0f), value_scale, value_weight, d);
-    tape.accumulate(heads.value_logits, d);
+    tape.accumulate(heads.value_logits, std::move(d));
   } else {
     const SquaredErrorKernels& se = k.squared_error({1, v});
     const Floats& values = tape.value(heads.value);
@@ -408,15 +409,15 @@ LossValues PolyBackprop::run(NetWeights& weights, const Batch& batch, const Loss
     d.assign(values.size(), 0.0f);
     se.backward(n, values.data(), batch.values.data(), &value_scale, &value_weight, d.data());
     loss.value = l;
-    tape.accumulate(heads.value, d);
+    tape.accumulate(heads.value, std::move(d));
   }
   if (config_.ownership) {
     loss.ownership = ownership_loss(tape.value(heads.ownership), batch, in.plane_size(), loss_weights.ownership, d);
-    tape.accumulate(heads.ownership, d);
+    tape.accumulate(heads.ownership, std::move(d));
   }
   if (config_.score) {
     loss.score = score_loss(tape.value(heads.score), batch, loss_weights.score, d);
-    tape.accumulate(heads.score, d);
+    tape.accumulate(heads.score, std::move(d));
   }
   loss.total = loss.policy + loss_weights.value * loss.value + loss_weights.ownership * loss.ownership +
                loss_weights.score * loss.score;
