@@ -35,6 +35,7 @@
 #include "nn/poly_backend.h"
 #include "nn/poly_network.h"
 #include "nn/poly_training_report.h"
+#include "nn/run_dir.h"
 #include "polyhedral/c_frontend.h"
 #include "polyhedral/jit.h"
 #include "polyhedral/polyc.h"
@@ -104,7 +105,7 @@ NetSource read_net_source(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   std::string file = path;
-  if (fs::is_directory(path, ec)) file = (fs::path(path) / "models" / "latest.pt").string();
+  if (fs::is_directory(path, ec)) file = nn::RunDir(path).latest_model_path();
   if (file.ends_with(".pt") || file.ends_with(".safetensors")) {
     const nn::ModelInfo info = nn::read_model_info(file);
     return {games::make_game(info.game), info.network};

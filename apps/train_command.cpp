@@ -104,7 +104,8 @@ void add_train_command(CLI::App& app) {
       ->capture_default_str();
 #endif
   cmd->footer(
-      "A run directory holds config.json, metrics.jsonl, games.jsonl, checkpoints/, models/latest.pt and plots/.\n"
+      "A run directory holds config.json, metrics.jsonl, games.jsonl, checkpoints/, models/latest.pt (latest.safetensors\n"
+      "in a build without LibTorch) and plots/.\n"
       "Ctrl-C finishes the current step, writes a checkpoint and exits; --resume RUN_DIR continues it.\n"
       "Play the result: polyzero play --game connect4 --p1 human --p2 mcts:model=RUN_DIR/models/latest.pt,sims=200");
   cmd->callback([args, cmd] {

@@ -2,6 +2,7 @@
 #include <torch/version.h>
 
 #include "apps/torch_support.h"
+#include "nn/learner.h"
 #include "nn/libtorch.h"
 #include "nn/model_players.h"
 
@@ -9,6 +10,7 @@ namespace pz::apps {
 
 void register_model_players() {
   nn::register_libtorch();
+  nn::register_torch_learner();
   nn::register_model_players();
 }
 

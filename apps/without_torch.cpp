@@ -1,5 +1,6 @@
 // apps/torch_support.h without LibTorch (-DPZ_WITH_TORCH=OFF). The model players play
-// safetensors models (nn/model_players.h); the commands that train exist, so that `--help`
+// safetensors models (nn/model_players.h) and `train` trains with the poly learner
+// (nn/poly_learner.h); the commands that compare against LibTorch exist, so that `--help`
 // lists them and using one names the reason, and each fails with a usage error (status 2)
 // that says how to get them.
 #include "apps/commands.h"
@@ -28,8 +29,6 @@ void add_unavailable_command(CLI::App& parent, const std::string& name, const st
 
 }  // namespace
 
-void add_train_command(CLI::App& app) { add_unavailable_command(app, "train", "train", "train a network by self-play"); }
-
 void add_network_bench_commands(CLI::App& bench) {
   add_unavailable_command(bench, "train", "bench train", "trainer rates per network backend");
   add_unavailable_command(bench, "nn", "bench nn", "network forward passes, torch against poly");
@@ -43,6 +42,8 @@ void add_export_command(CLI::App& app) {
   add_unavailable_command(app, "export", "export", "write a model checkpoint in another form (.pt or .safetensors)");
 }
 
-std::string torch_build_line() { return "LibTorch: none (built with -DPZ_WITH_TORCH=OFF: no training; models are read as safetensors)"; }
+std::string torch_build_line() {
+  return "LibTorch: none (built with -DPZ_WITH_TORCH=OFF: the poly learner trains; models are safetensors)";
+}
 
 }  // namespace pz::apps

@@ -16,7 +16,7 @@
 #include "mcts/selfplay.h"
 #include "nn/encoding.h"
 #include "nn/inference_engine.h"
-#include "nn/learner.h"
+#include "nn/training_learner.h"
 #include "nn/replay_buffer.h"
 
 namespace pz::bench {
@@ -36,12 +36,13 @@ TrainBenchResult measure_training(const nn::TrainConfig& config, double seconds)
   lc.network = config.network;
   lc.optimizer = config.optimizer;
   lc.scheduler = config.scheduler;
-  nn::Learner learner(*game, lc, config.seed);
+  lc.backend = config.learner_backend;
+  const auto learner = nn::make_training_learner(*game, lc, config.seed);
   nn::InferenceOptions io;
   io.max_batch = config.actor_threads * config.selfplay.games_per_actor * config.selfplay.leaves_per_tree;
   io.cache_entries = config.cache_entries;
   io.backend.name = config.backend;
-  nn::InferenceEngine engine(*game, config.network, nn::export_weights(learner.network()), io);
+  nn::InferenceEngine engine(*game, config.network, learner->current_weights(), io);
   mcts::BatchingEvaluator batching(engine, static_cast<std::size_t>(io.max_batch), std::chrono::microseconds(2000),
                                    config.actor_threads);
 
@@ -95,7 +96,7 @@ TrainBenchResult measure_training(const nn::TrainConfig& config, double seconds)
   const double learn_budget = std::max(1.0, seconds / 2);
   while (std::chrono::duration<double>(Clock::now() - learn_start).count() < learn_budget || r.learner_steps < 3) {
     const auto batch = buffer.sample(config.batch_size, rng, config.augment);
-    learner.train_step(batch);
+    learner->train_step(batch);
     ++r.learner_steps;
   }
   r.learner_seconds = std::chrono::duration<double>(Clock::now() - learn_start).count();

@@ -9,6 +9,7 @@
 #include "bench/text.h"
 #include "games/registry.h"
 #include "nn/learner.h"
+#include "nn/poly_learner.h"
 #include "nn/poly_network.h"
 #include "util/rng.h"
 
@@ -45,7 +46,7 @@ nn::Batch random_batch(const games::GameInfo& info, int value_outputs, int size,
   return b;
 }
 
-double best_step_ms(nn::Learner& learner, const nn::Batch& batch, double seconds) {
+double best_step_ms(nn::TrainingLearner& learner, const nn::Batch& batch, double seconds) {
   double best = 1e30;
   const auto start = Clock::now();
   do {
@@ -68,6 +69,7 @@ TrainStepResult measure_training_steps(const TrainStepOptions& o) {
   nn::LearnerConfig weighed_config = poly_config;  // the footprint-weighed fusions, against the default
   weighed_config.fusion_batch = o.batches.empty() ? 256 : *std::max_element(o.batches.begin(), o.batches.end());
   nn::Learner torch_learner(*game, config, 1), poly_learner(*game, poly_config, 1), weighed(*game, weighed_config, 1);
+  nn::PolyLearner without_torch(game->info(), poly_config, 1);
   const nn::NetShape shape = nn::net_shape(game->info());
   TrainStepResult r;
   r.flops_per_position = nn::PolyNetwork(o.network, shape).flops_per_position();
@@ -76,12 +78,13 @@ TrainStepResult measure_training_steps(const TrainStepOptions& o) {
     const nn::Batch batch = random_batch(game->info(), shape.value_outputs, size, rng);
     TrainStepRow row;
     row.batch = size;
-    row.torch_ms = row.poly_ms = row.poly_weighed_ms = 1e30;
+    row.torch_ms = row.poly_ms = row.poly_weighed_ms = row.without_torch_ms = 1e30;
     const double slice = o.seconds / std::max(1, o.rounds);
     for (int round = 0; round < std::max(1, o.rounds); ++round) {
       row.torch_ms = std::min(row.torch_ms, best_step_ms(torch_learner, batch, slice));
       row.poly_ms = std::min(row.poly_ms, best_step_ms(poly_learner, batch, slice));
       row.poly_weighed_ms = std::min(row.poly_weighed_ms, best_step_ms(weighed, batch, slice));
+      row.without_torch_ms = std::min(row.without_torch_ms, best_step_ms(without_torch, batch, slice));
     }
     const double flops = 3 * r.flops_per_position * size;
     row.torch_gflops = flops / (row.torch_ms * 1e-3) / 1e9;
@@ -96,7 +99,8 @@ void write_training_steps(const TrainStepResult& r, bool json, std::ostream& out
     for (const TrainStepRow& row : r.rows) {
       out << nlohmann::json{{"training_step_batch", row.batch}, {"torch_ms", row.torch_ms}, {"poly_ms", row.poly_ms},
                             {"torch_gflops", row.torch_gflops}, {"poly_gflops", row.poly_gflops},
-                            {"poly_over_torch", row.ratio()}, {"poly_weighed_fusions_ms", row.poly_weighed_ms}}
+                            {"poly_over_torch", row.ratio()}, {"poly_weighed_fusions_ms", row.poly_weighed_ms},
+                            {"without_torch_ms", row.without_torch_ms}, {"without_torch_over_torch", row.torch_ms / row.without_torch_ms}}
                  .dump()
           << std::endl;
     }
@@ -104,11 +108,12 @@ void write_training_steps(const TrainStepResult& r, bool json, std::ostream& out
   }
   out << "training step (forward + backward + optimiser; GFLOP/s count 3x the forward pass): torch learner against "
          "the poly learner\n";
-  out << format("%6s  %10s %8s  %10s %8s  %10s  %15s %9s\n", "batch", "torch ms", "GFLOP/s", "poly ms", "GFLOP/s", "poly/torch",
-                "weighed fusions", "speed-up");
+  out << format("%6s  %10s %8s  %10s %8s  %10s  %15s %9s  %17s %10s\n", "batch", "torch ms", "GFLOP/s", "poly ms", "GFLOP/s",
+                "poly/torch", "weighed fusions", "speed-up", "without LibTorch", "/torch");
   for (const TrainStepRow& row : r.rows) {
-    out << format("%6d  %10.3f %8.1f  %10.3f %8.1f  %9.2fx  %12.3f ms %8.2fx\n", row.batch, row.torch_ms, row.torch_gflops,
-                  row.poly_ms, row.poly_gflops, row.ratio(), row.poly_weighed_ms, row.poly_ms / row.poly_weighed_ms);
+    out << format("%6d  %10.3f %8.1f  %10.3f %8.1f  %9.2fx  %12.3f ms %8.2fx  %14.3f ms %9.2fx\n", row.batch, row.torch_ms,
+                  row.torch_gflops, row.poly_ms, row.poly_gflops, row.ratio(), row.poly_weighed_ms,
+                  row.poly_ms / row.poly_weighed_ms, row.without_torch_ms, row.torch_ms / row.without_torch_ms);
   }
 }
 

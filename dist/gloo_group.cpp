@@ -83,6 +83,16 @@ class GlooGroup final : public nn::DataParallelGroup {
     run("broadcast", [&] { return group_->broadcast(tensors, o); });
   }
 
+  void all_reduce_sum(double* values, std::size_t n) override {
+    at::Tensor t = torch::from_blob(values, {static_cast<std::int64_t>(n)}, torch::kFloat64);
+    all_reduce_sum(t);
+  }
+
+  void broadcast(double* values, std::size_t n) override {
+    at::Tensor t = torch::from_blob(values, {static_cast<std::int64_t>(n)}, torch::kFloat64);
+    broadcast(t);
+  }
+
  private:
   static std::string first_line(const std::string& s) {
     // c10 errors carry a stack trace after the first line.

@@ -1,28 +1,11 @@
 #include "nn/data_parallel.h"
 
-#include <torch/torch.h>
-
 namespace pz::nn {
 
-namespace {
-
-at::Tensor to_tensor(const std::vector<double>& values) {
-  auto t = torch::empty({static_cast<std::int64_t>(values.size())}, torch::kFloat64);
-  std::copy(values.begin(), values.end(), t.data_ptr<double>());
-  return t;
-}
-
-std::vector<double> from_tensor(const at::Tensor& t) {
-  const double* p = t.data_ptr<double>();
-  return std::vector<double>(p, p + t.numel());
-}
-
-}  // namespace
-
 std::vector<double> all_reduce_sum(DataParallelGroup& group, const std::vector<double>& values) {
-  at::Tensor t = to_tensor(values);
-  group.all_reduce_sum(t);
-  return from_tensor(t);
+  std::vector<double> sum = values;
+  group.all_reduce_sum(sum.data(), sum.size());
+  return sum;
 }
 
 std::vector<std::vector<double>> all_gather(DataParallelGroup& group, const std::vector<double>& values,
@@ -41,9 +24,9 @@ std::vector<std::vector<double>> all_gather(DataParallelGroup& group, const std:
 }
 
 std::vector<double> broadcast(DataParallelGroup& group, const std::vector<double>& values) {
-  at::Tensor t = to_tensor(values);
-  group.broadcast(t);
-  return from_tensor(t);
+  std::vector<double> root = values;
+  group.broadcast(root.data(), root.size());
+  return root;
 }
 
 }  // namespace pz::nn

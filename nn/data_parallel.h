@@ -16,6 +16,7 @@
 // (learner.h and trainer.cpp say what each step agrees on).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -44,6 +45,9 @@ class DataParallelGroup {
   virtual void all_reduce_sum(at::Tensor& tensor) = 0;
   // Replaces a contiguous CPU tensor with rank 0's, in place.
   virtual void broadcast(at::Tensor& tensor) = 0;
+  // The same on `n` float64 values (the trainer's agreements, without LibTorch's types).
+  virtual void all_reduce_sum(double* values, std::size_t n) = 0;
+  virtual void broadcast(double* values, std::size_t n) = 0;
 };
 
 // The element-wise sums of `values` over the ranks (float64).

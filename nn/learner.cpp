@@ -35,14 +35,14 @@ void keep_freed_memory_for_the_next_step() {
   (void)done;
 }
 
-std::string format_number(double x) {
-  if (std::isnan(x)) return "nan";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", x);
-  return buf;
-}
-
 }  // namespace
+
+void register_torch_learner() {
+  set_torch_learner_maker([](const games::Game& game, const LearnerConfig& config,
+                             std::uint64_t seed) -> std::unique_ptr<TrainingLearner> {
+    return std::make_unique<Learner>(game, config, seed);
+  });
+}
 
 Learner::Learner(const games::Game& game, const LearnerConfig& config, std::uint64_t seed)
     : game_(game), config_(config), optimizer_config_(optim::parse_optimizer_config(config.optimizer, "learner.optimizer")) {
@@ -117,6 +117,16 @@ Learner::LossTerms Learner::losses(const NetOutput& out, const Batch& batch, con
   return t;
 }
 
+NetWeights Learner::current_weights() const { return export_weights(*net_); }
+
+void Learner::set_weights(const NetWeights& weights) {
+  try {
+    import_weights(weights, *net_);
+  } catch (const std::runtime_error& e) {
+    throw util::UsageError(std::string("the weights do not fit the network: ") + e.what());
+  }
+}
+
 double Learner::lr() const { return optimizer_->param_groups()[0].options().get_lr(); }
 
 StepStats Learner::train_step(const Batch& batch) {
@@ -162,9 +172,7 @@ StepStats Learner::train_step(const Batch& batch) {
   }
   optimizer_->step();
   if (!weights_finite()) {
-    throw TrainingDiverged(stats.step, "weights became non-finite at step " + std::to_string(stats.step) + " (lr " +
-                                           format_number(stats.lr) + ", gradient norm " +
-                                           format_number(stats.grad_norm) + ")");
+    throw TrainingDiverged(stats.step, weights_divergence_reason(stats));
   }
   scheduler_->step();
   ++step_;
@@ -260,17 +268,6 @@ std::uint64_t Learner::weights_hash() const {
   for (const auto& p : net_->parameters()) add(p);
   for (const auto& b : net_->buffers()) add(b);
   return h;
-}
-
-bool Learner::step_is_finite(const StepStats& stats) { return std::isfinite(stats.loss) && std::isfinite(stats.grad_norm); }
-
-std::string Learner::divergence_reason(const StepStats& stats) {
-  const std::string where = " at step " + std::to_string(stats.step) + ", lr " + format_number(stats.lr);
-  if (!std::isfinite(stats.loss)) {
-    return "loss is " + format_number(stats.loss) + " (policy " + format_number(stats.policy_loss) + ", value " +
-           format_number(stats.value_loss) + ")" + where;
-  }
-  return "gradient norm is " + format_number(stats.grad_norm) + " (loss " + format_number(stats.loss) + ")" + where;
 }
 
 void Learner::restore_buffers(const std::vector<torch::Tensor>& saved) {

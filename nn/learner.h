@@ -43,6 +43,8 @@
 
 #include "games/game.h"
 #include "nn/data_parallel.h"
+#include "nn/learner_config.h"
+#include "nn/training_learner.h"
 #include "nn/net_config.h"
 #include "nn/network.h"
 #include "nn/replay_buffer.h"
@@ -57,68 +59,35 @@ namespace pz::nn {
 
 class PolyTrainingNet;
 
-struct LearnerConfig {
-  NetConfig network;
-  nlohmann::json optimizer = {{"type", "sgd"}, {"lr", 0.02}, {"momentum", 0.9}, {"weight_decay", 1e-4}};
-  nlohmann::json scheduler = {{"type", "constant"}, {"factor", 1.0}, {"total_iters", 1}};
-  double value_weight = 1.0;
-  double ownership_weight = 1.5, score_weight = 0.5;  // for the auxiliary heads, when the network has them
-  // The network passes: "torch" (LibTorch's ops), "poly" (the kernels polyc generates,
-  // poly_training.h), or "auto": poly, and torch with a warning on stderr when the poly
-  // kernels cannot be built (no C compiler), as the inference backend's "auto". The same
-  // weights, optimiser and state files either way.
-  std::string backend = "torch";
-  // The batch the poly learner weighs its footprint-decided backward fusions for
-  // (plan_training_network; any batch runs). 0, the default: none weighed, the layer-order
-  // fusions only, since the fused kernels do not make the step measurably faster
-  // (docs/BENCHMARKS.md, `bench nn`'s "weighed fusions" column).
-  int fusion_batch = 0;
-};
-
-struct StepStats {
-  std::int64_t step = 0;  // the step just taken (1-based)
-  double loss = 0, policy_loss = 0, value_loss = 0;
-  double ownership_loss = 0, score_loss = 0;  // 0 without the auxiliary heads
-  double lr = 0;          // the lr this step trained with
-  double grad_norm = 0;   // total 2-norm of the gradients (clip_norm_type when clipping), before clipping
-};
-
-// A step whose loss, gradients or resulting weights are not finite (NaN or ±inf).
-class TrainingDiverged : public std::runtime_error {
- public:
-  TrainingDiverged(std::int64_t step, const std::string& what) : std::runtime_error(what), step_(step) {}
-  std::int64_t step() const { return step_; }  // the step that failed (1-based)
-
- private:
-  std::int64_t step_;
-};
-
-class Learner {
+class Learner final : public TrainingLearner {
  public:
   // `game` must outlive the learner. `seed` initialises the weights.
   Learner(const games::Game& game, const LearnerConfig& config, std::uint64_t seed);
-  ~Learner();
+  ~Learner() override;
 
-  StepStats train_step(const Batch& batch);
+  StepStats train_step(const Batch& batch) override;
 
   // Data-parallel training in `group` (null: this process alone); the group must outlive
   // the learner's steps. Collective from here on: every rank steps together.
-  void set_group(DataParallelGroup* group) { group_ = group; }
+  void set_group(DataParallelGroup* group) override { group_ = group; }
   // Makes this rank's parameters, buffers and optimiser state rank 0's (collective): at the
   // start and after a resume, so that all ranks start identical.
-  void broadcast_from_root();
+  void broadcast_from_root() override;
   // FNV-1a over the parameters' and buffers' bytes, in order: equal on ranks whose weights
   // are equal (a check, printed and kept in checkpoints).
-  std::uint64_t weights_hash() const;
+  std::uint64_t weights_hash() const override;
 
   PolicyValueNetImpl& network() { return *net_; }
   PolicyValueNet network_handle() const { return net_; }
-  std::int64_t step() const { return step_; }
-  double lr() const;  // the lr the next step trains with
+  std::int64_t step() const override { return step_; }
+  double lr() const override;  // the lr the next step trains with
 
-  void save_state(const std::string& path) const;
+  NetWeights current_weights() const override;
+  void set_weights(const NetWeights& weights) override;
+  std::string state_file_name() const override { return "learner.pt"; }
+  void save_state(const std::string& path) const override;
   // Throws util::UsageError when the file is unreadable or made for another optimiser.
-  void load_state(const std::string& path);
+  void load_state(const std::string& path) override;
 
  private:
   const games::Game& game_;
@@ -143,11 +112,13 @@ class Learner {
   // The policy and value loss terms (the header's formulas), on LibTorch's ops or the poly kernels.
   LossTerms losses(const NetOutput& out, const Batch& batch, const torch::Tensor& pi, const torch::Tensor& mask,
                    const torch::Tensor& z) const;
-  static bool step_is_finite(const StepStats& stats);  // loss and gradient norm
-  static std::string divergence_reason(const StepStats& stats);
   void restore_buffers(const std::vector<torch::Tensor>& saved);
   double gradient_norm() const;
   bool weights_finite() const;
 };
+
+// Makes make_training_learner (training_learner.h) build this Learner: what a program with
+// LibTorch that trains calls once at start (polyzero's main does).
+void register_torch_learner();
 
 }  // namespace pz::nn

@@ -17,6 +17,7 @@ void MetricsLog::write(const nlohmann::json& line) {
   std::lock_guard lock(mutex_);
   out_ << line.dump() << '\n';
   out_.flush();
+  if (observer_) observer_(line);
 }
 
 void write_plots(const std::string& metrics_path, const std::string& plots_dir) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <string>
 
@@ -13,11 +14,14 @@ namespace pz::nn {
 class MetricsLog {
  public:
   explicit MetricsLog(const std::string& path);
+  // Appends the line, then hands it to the observer (on the writer's thread, in order).
   void write(const nlohmann::json& line);
+  void set_observer(std::function<void(const nlohmann::json&)> observer) { observer_ = std::move(observer); }
 
  private:
   std::mutex mutex_;
   std::ofstream out_;
+  std::function<void(const nlohmann::json&)> observer_;
 };
 
 // Reads metrics.jsonl (skipping unreadable lines) and writes plots/loss.svg (total, policy

@@ -1,9 +1,11 @@
 #include "nn/model_file.h"
 
 #include <atomic>
+#include <cmath>
 #include <fstream>
 #include <string_view>
 
+#include "games/registry.h"
 #include "nn/files.h"
 #include "nn/safetensors.h"
 #include "util/error.h"
@@ -17,6 +19,7 @@ namespace {
 constexpr const char* kDescriptionKey = "polyzero";
 
 std::atomic<ArchiveModelReader> archive_reader{nullptr};
+std::atomic<ArchiveModelWriter> archive_writer{nullptr};
 
 // LibTorch archives are zip files: they start with a local file header, "PK\3\4".
 bool is_zip_file(const std::string& path) {
@@ -32,9 +35,7 @@ bool safetensors_path(const std::string& path) { return path.ends_with(".safeten
 void write_safetensors_model(const std::string& path, ModelInfo info, const NetWeights& weights) {
   info.format = kModelFormat;
   info.weights_checksum = util::hex64(weights_checksum(weights));
-  info.parameters = 0;
-  for (const auto& [name, t] : weights)
-    if (!name.ends_with(".running_mean") && !name.ends_with(".running_var")) info.parameters += static_cast<std::int64_t>(t.values.size());
+  info.parameters = parameter_count(weights);
   if (info.created.empty()) info.created = iso_time_now();
   if (info.version.empty()) info.version = polyzero_version();
   Safetensors file;
@@ -73,5 +74,42 @@ ModelFile read_model_file(const std::string& path) {
 }
 
 ModelInfo read_model_info(const std::string& path) { return read_model_file(path).info; }
+
+void set_archive_model_writer(ArchiveModelWriter writer) { archive_writer = writer; }
+
+std::string default_model_extension() { return archive_writer.load() ? ".pt" : ".safetensors"; }
+
+void write_model_file(const std::string& path, const ModelInfo& info, const NetWeights& weights) {
+  for (const auto& [name, tensor] : weights) {
+    for (float x : tensor.values) {
+      if (!std::isfinite(x)) {
+        throw std::runtime_error("refusing to write " + path + ": the network has non-finite weights (NaN or inf in " +
+                                 name + ")");
+      }
+    }
+  }
+  if (safetensors_path(path)) return write_safetensors_model(path, info, weights);
+  const ArchiveModelWriter writer = archive_writer.load();
+  if (writer == nullptr) {
+    throw util::UsageError("cannot write " + path + ": a LibTorch archive needs a build with LibTorch; name the file "
+                           "*.safetensors");
+  }
+  writer(path, info, weights);
+}
+
+ModelFile read_model_file_for(const std::string& path, const games::Game& game) {
+  ModelFile file = read_model_file(path);
+  std::shared_ptr<const games::Game> trained_for;
+  try {
+    trained_for = games::make_game(file.info.game);
+  } catch (const util::UsageError& e) {
+    checkpoint_unreadable(path, "its game '" + file.info.game + "' is not available here (" + e.what() + ")");
+  }
+  if (trained_for->network_spec().to_string() != game.network_spec().to_string()) {
+    throw util::UsageError("model checkpoint " + path + " was trained for " + file.info.game + ", not for " +
+                           game.spec().to_string());
+  }
+  return file;
+}
 
 }  // namespace pz::nn

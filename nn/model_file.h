@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "games/game.h"
 #include "nn/model_info.h"
 #include "nn/weights.h"
 
@@ -41,5 +42,23 @@ void set_archive_model_reader(ArchiveModelReader reader);
 // damaged, not a checkpoint, or an archive and no reader is installed (the message says
 // how to convert it: `polyzero export` in a build with LibTorch).
 ModelFile read_model_file(const std::string& path);
+
+// A checkpoint of `game` (the same network spec: canonical game and options that shape the
+// network), by content as read_model_file; throws util::UsageError naming both games when it
+// was trained for another.
+ModelFile read_model_file_for(const std::string& path, const games::Game& game);
+
+// What writes a LibTorch archive checkpoint from weights; a build with LibTorch installs one.
+using ArchiveModelWriter = void (*)(const std::string& path, const ModelInfo& info, const NetWeights& weights);
+void set_archive_model_writer(ArchiveModelWriter writer);
+
+// The form of a new training run's model files: ".pt" (a LibTorch archive, as runs have
+// always written) where an archive writer is installed, else ".safetensors".
+std::string default_model_extension();
+
+// Writes `weights` atomically in the form the path names: safetensors for ".safetensors", a
+// LibTorch archive through the installed writer otherwise (util::UsageError without one).
+// Refuses non-finite weights (std::runtime_error): a model file always plays.
+void write_model_file(const std::string& path, const ModelInfo& info, const NetWeights& weights);
 
 }  // namespace pz::nn

@@ -340,11 +340,14 @@ std::size_t WeightSlot::size() const {
 }
 
 PolyBackprop::PolyBackprop(const NetConfig& config, const NetShape& shape, const std::string& cache_dir)
-    : config_(config), shape_(shape), kernels_(training_kernels(config, shape, 0, cache_dir)) {
+    : config_(config), shape_(shape), kernels_(training_kernels(config, shape, 0, cache_dir)),
+      slots_(network_slots(config, shape)) {}
+
+std::vector<WeightSlot> network_slots(const NetConfig& config, const NetShape& shape) {
   SlotCollector collector;
   const games::Shape& in = shape.input;
   walk_training_network<ActShape>(collector, config, shape, ActShape{in.channels, in.height, in.width});
-  slots_ = std::move(collector.slots);
+  return std::move(collector.slots);
 }
 
 NetWeights PolyBackprop::initial_weights(std::uint64_t seed) const {

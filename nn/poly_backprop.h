@@ -44,6 +44,10 @@ struct WeightSlot {
   std::size_t size() const;
 };
 
+// The slots of the network `config` describes for `shape`, from a walk over shapes alone
+// (nothing compiled).
+std::vector<WeightSlot> network_slots(const NetConfig& config, const NetShape& shape);
+
 class PolyBackprop {
  public:
   // Builds (or finds in the process's or the JIT's cache) the kernels of the network `config`

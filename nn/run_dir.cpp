@@ -25,8 +25,21 @@ std::string step_name(std::int64_t step) {
 
 }  // namespace
 
+RunDir::RunDir(std::string root) : root_(std::move(root)), model_extension_(".pt") {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(models_dir(), ec)) {
+    if (entry.path().extension() == ".safetensors") model_extension_ = ".safetensors";
+  }
+  const auto steps = checkpoint_steps();
+  if (!steps.empty() && fs::exists(checkpoint_dir(steps.back()) + "/model.safetensors", ec)) {
+    model_extension_ = ".safetensors";
+  }
+}
+
 std::string RunDir::checkpoint_dir(std::int64_t step) const { return checkpoints_dir() + "/" + step_name(step); }
-std::string RunDir::model_path(std::int64_t step) const { return models_dir() + "/" + step_name(step) + ".pt"; }
+std::string RunDir::model_path(std::int64_t step) const {
+  return models_dir() + "/" + step_name(step) + model_extension_;
+}
 
 void RunDir::create_new() const {
   std::error_code ec;
@@ -81,7 +94,7 @@ std::vector<std::int64_t> steps_in(const std::string& dir, const std::string& su
 }  // namespace
 
 std::vector<std::int64_t> RunDir::checkpoint_steps() const { return steps_in(checkpoints_dir(), ""); }
-std::vector<std::int64_t> RunDir::model_steps() const { return steps_in(models_dir(), ".pt"); }
+std::vector<std::int64_t> RunDir::model_steps() const { return steps_in(models_dir(), model_extension_); }
 
 bool RunDir::has_trained() const {
   std::error_code ec;

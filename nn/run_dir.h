@@ -8,6 +8,11 @@
 //   models/latest.pt           the newest checkpoint's model, for `mcts:model=RUN/models/latest.pt`
 //   models/step-00001200.pt    every model that was evaluated (the newest is the next evaluation's
 //                              "previous" opponent; `polyzero tournament --run` rates them all)
+//
+// Model files are LibTorch archives (.pt) in a build with LibTorch, safetensors files
+// (.safetensors: model.safetensors, models/latest.safetensors) in one without; a run keeps
+// the form it started with. The learner state is learner.safetensors from the poly learner,
+// learner.pt from LibTorch's (training_learner.h).
 //   plots/*.svg                loss, lr and strength curves
 //   tournament.sqlite, ratings.svg   written by `polyzero tournament --run` (game records,
 //                              the models' ratings against training step)
@@ -28,7 +33,12 @@ namespace pz::nn {
 
 class RunDir {
  public:
-  explicit RunDir(std::string root) : root_(std::move(root)) {}
+  // The model files' extension is the one the run's models have (".safetensors" when
+  // models/ or the newest checkpoint holds such files, else ".pt"), until
+  // set_model_extension says otherwise.
+  explicit RunDir(std::string root);
+  void set_model_extension(std::string extension) { model_extension_ = std::move(extension); }
+  const std::string& model_extension() const { return model_extension_; }
 
   const std::string& root() const { return root_; }
   std::string config_path() const { return root_ + "/config.json"; }
@@ -39,7 +49,7 @@ class RunDir {
   std::string plots_dir() const { return root_ + "/plots"; }
   std::string checkpoint_dir(std::int64_t step) const;
   std::string model_path(std::int64_t step) const;  // models/step-N.pt
-  std::string latest_model_path() const { return models_dir() + "/latest.pt"; }
+  std::string latest_model_path() const { return models_dir() + "/latest" + model_extension_; }
 
   // Creates the layout. Refuses (util::UsageError) a directory that already holds a run.
   void create_new() const;
@@ -69,6 +79,7 @@ class RunDir {
 
  private:
   std::string root_;
+  std::string model_extension_;
 };
 
 }  // namespace pz::nn

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <limits>
 
+#include "games/registry.h"
 #include "nn/backend.h"
+#include "nn/files.h"
 
 #include "optim/config_fields.h"
+#include "util/data_dirs.h"
 #include "util/error.h"
 #include "util/json_text.h"
 #include "util/spec.h"
@@ -243,6 +246,37 @@ void apply_override(json& config, const std::string& assignment) {
     node = &(*node)[key];
     start = dot + 1;
   }
+}
+
+std::string find_recipe_file(const std::string& game_name) {
+  const std::string file = game_name + ".json";
+  const auto dir = util::find_data_dir({"PZ_CONFIG_DIR", "configs", "configs", file});
+  return dir ? *dir + "/" + file : "";
+}
+
+namespace {
+
+json read_recipe(const std::string& path) { return util::parse_json_object(read_text_file(path), path); }
+
+}  // namespace
+
+std::shared_ptr<const games::Game> recipe_game(const std::string& spec) {
+  if (spec.find(':') != std::string::npos) return games::make_game(spec);
+  const std::string path = find_recipe_file(spec);
+  if (path.empty()) return games::make_game(spec);
+  const json recipe = read_recipe(path);
+  if (!recipe.contains("game") || !recipe["game"].is_string()) return games::make_game(spec);
+  auto game = games::make_game(recipe["game"].get<std::string>());
+  if (game->info().name != spec) throw util::UsageError(path + ": its \"game\" is " + game->info().name + ", not " + spec);
+  return game;
+}
+
+json recipe_config(const games::Game& game) {
+  json j = default_train_config();
+  const std::string path = find_recipe_file(game.info().name);
+  if (!path.empty()) j.merge_patch(read_recipe(path));
+  j["game"] = game.spec().to_string();
+  return j;
 }
 
 }  // namespace pz::nn

@@ -48,8 +48,11 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "games/game.h"
 
 #include "mcts/selfplay.h"
 #include "nn/net_config.h"
@@ -107,6 +110,19 @@ struct TrainConfig {
 
 // The defaults every game starts from (configs/<game>.json overrides them).
 nlohmann::json default_train_config();
+
+// configs/<game_name>.json, found as util/data_dirs.h finds data ($PZ_CONFIG_DIR, or a
+// configs/ beside the program or above the working directory), or "" where there is none.
+std::string find_recipe_file(const std::string& game_name);
+
+// The game a new run of `spec` trains: the spec as given, or, when it names a game without
+// options, the board its recipe (configs/<game>.json) was made for (its "game", e.g.
+// "hex:size=8,swap=false").
+std::shared_ptr<const games::Game> recipe_game(const std::string& spec);
+
+// The config a new run of `game` starts from: the defaults, merged with its recipe where
+// there is one, "game" set to the game's spec.
+nlohmann::json recipe_config(const games::Game& game);
 
 // Throws util::UsageError naming the field for anything wrong or unknown.
 TrainConfig parse_train_config(const nlohmann::json& config);

@@ -1,7 +1,5 @@
 #include "nn/trainer.h"
 
-#include <torch/torch.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -23,16 +21,15 @@
 #include "games/registry.h"
 #include "mcts/batching_evaluator.h"
 #include "mcts/selfplay.h"
-#include "nn/checkpoint.h"
 #include "nn/encoding.h"
 #include "nn/files.h"
 #include "nn/inference_engine.h"
-#include "nn/learner.h"
-#include "nn/libtorch.h"
+#include "nn/model_file.h"
 #include "nn/metrics.h"
 #include "nn/progress.h"
 #include "nn/replay_buffer.h"
 #include "nn/run_dir.h"
+#include "nn/training_learner.h"
 #include "solve/accuracy.h"
 #include "util/error.h"
 #include "util/fnv1a.h"
@@ -72,11 +69,8 @@ LearnerConfig learner_config(const TrainConfig& config) {
 
 void check_train_config(const TrainConfig& config) {
   const auto game = games::make_game(config.game);
-  // The network, optimiser and schedule are the same with either backend (learner.h); the
-  // torch one checks them without generating and compiling the poly kernels (tens of seconds).
-  LearnerConfig checked = learner_config(config);
-  checked.backend = "torch";
-  Learner learner(*game, checked, config.seed);
+  // The network, optimiser and schedule, without building a learner (no kernels compiled).
+  check_learner_config(*game, learner_config(config));
   // Opponents are built only when evaluations run: `eval.every_steps=0` turns them off, so a
   // recipe's 8x8-only engine does not stop the same recipe on another board size.
   const std::size_t opponents = config.eval_every_steps > 0 ? config.eval_opponents.size() : 0;
@@ -152,6 +146,7 @@ class Trainer {
  private:
   void restore();
   void restore_from(std::int64_t step);
+  void check_checkpoint_form(const std::string& dir) const;
   // Data-parallel: the ranks resume from the newest checkpoint step they all hold (or all
   // start afresh), then take rank 0's weights and optimiser state.
   void restore_in_group();
@@ -191,7 +186,7 @@ class Trainer {
   std::shared_ptr<const games::Game> game_;
   RunDir run_;
   ReplayBuffer buffer_;
-  std::unique_ptr<Learner> learner_;
+  std::unique_ptr<TrainingLearner> learner_;
   std::unique_ptr<InferenceEngine> engine_;
   std::unique_ptr<mcts::BatchingEvaluator> batching_;
   std::unique_ptr<MetricsLog> metrics_;
@@ -236,6 +231,7 @@ class Trainer {
 void Trainer::restore() {
   run_.open_existing();
   const auto steps = run_.checkpoint_steps();
+  if (!steps.empty()) check_checkpoint_form(run_.checkpoint_dir(steps.back()));
   std::string failures;
   std::vector<std::int64_t> damaged;
   for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
@@ -260,12 +256,28 @@ void Trainer::restore() {
   run_.truncate_metrics_after(0);
 }
 
+// A checkpoint written by the other kind of learner (training_learner.h) is not damaged: it
+// needs the other build, which the message names.
+void Trainer::check_checkpoint_form(const std::string& dir) const {
+  std::error_code ec;
+  if (std::filesystem::exists(dir + "/" + learner_->state_file_name(), ec)) return;
+  if (std::filesystem::exists(dir + "/learner.pt", ec)) {
+    throw util::UsageError("--resume " + run_.root() + ": its checkpoints hold the state of the learner with LibTorch "
+                           "(learner.pt); resume it with a polyzero built with LibTorch");
+  }
+  if (std::filesystem::exists(dir + "/learner.safetensors", ec)) {
+    throw util::UsageError("--resume " + run_.root() + ": its checkpoints hold the state of the learner without "
+                           "LibTorch (learner.safetensors); resume it with a polyzero built without LibTorch "
+                           "(-DPZ_WITH_TORCH=OFF)");
+  }
+}
+
 // Loads checkpoint `step` into the learner, the buffer and the counters. Throws
 // util::UsageError when it is damaged or does not fit the run's config.
 void Trainer::restore_from(std::int64_t step) {
   const std::string dir = run_.checkpoint_dir(step);
   RunDir::verify_manifest(dir);
-  LoadedModel model = load_model_for(dir + "/model.pt", *game_);
+  const ModelFile model = read_model_file_for(dir + "/model" + run_.model_extension(), *game_);
   if (!(model.info.network == config_.network)) {
     throw util::UsageError("it holds a " + model.info.network.to_json().dump() +
                            " network, but the run's config.json asks for " + config_.network.to_json().dump());
@@ -289,8 +301,8 @@ void Trainer::restore_from(std::int64_t step) {
                            std::to_string(saved_world) + " learner(s) (--world-size " + std::to_string(saved_world) +
                            "), this one as --rank " + std::to_string(saved_rank));
   }
-  copy_weights(*model.net, learner_->network());
-  learner_->load_state(dir + "/learner.pt");
+  learner_->set_weights(model.weights);
+  learner_->load_state(dir + "/" + learner_->state_file_name());
   if (learner_->step() != step) {
     throw util::UsageError("it is inconsistent: its learner state is at step " + std::to_string(learner_->step()));
   }
@@ -485,8 +497,9 @@ void Trainer::write_checkpoint() {
   info.network = config_.network;
   info.step = step;
   info.run = run_.root();
-  save_model(tmp + "/model.pt", learner_->network(), info);
-  learner_->save_state(tmp + "/learner.pt");
+  const NetWeights weights = learner_->current_weights();
+  write_model_file(tmp + "/model" + run_.model_extension(), info, weights);
+  learner_->save_state(tmp + "/" + learner_->state_file_name());
   buffer_.save(tmp + "/replay.bin");
   sync_path(tmp + "/replay.bin");
   json state = {{"step", step},
@@ -513,7 +526,7 @@ void Trainer::write_checkpoint() {
   if (options_.group) all_reduce_sum(*options_.group, {1.0});
   if (options_.exchange) options_.exchange->checkpoint_written(learner_progress());
   // The newest model also under a fixed name, for players and `polyzero info`.
-  save_model(run_.latest_model_path(), learner_->network(), info);
+  write_model_file(run_.latest_model_path(), info, weights);
   run_.prune_checkpoints(config_.keep_checkpoints);
   last_checkpoint_step_ = step;
   last_checkpoint_time_ = Clock::now();
@@ -612,7 +625,7 @@ void Trainer::gate(std::int64_t step, const std::string& path, std::string& summ
                 result.counts.mean_score(), result.status.llr);
   summary += buf;
   if (accepted) {
-    engine_->publish(export_weights(learner_->network()));
+    engine_->publish(learner_->current_weights());
     best_model_ = path;
   }
 }
@@ -620,7 +633,7 @@ void Trainer::gate(std::int64_t step, const std::string& path, std::string& summ
 void Trainer::evaluate() {
   const std::int64_t step = learner_->step();
   const std::string path = run_.model_path(step);
-  save_model(path, learner_->network(), model_info(step));
+  write_model_file(path, model_info(step), learner_->current_weights());
   const std::string me = "mcts:model=" + path + ",sims=" + std::to_string(config_.eval_sims) +
                          ",batch=" + std::to_string(config_.eval_batch);
   std::vector<std::pair<std::string, std::string>> matches;  // (label, opponent spec)
@@ -757,9 +770,9 @@ LearnerProgress Trainer::learner_progress() const {
 
 void Trainer::publish_weights() {
   if (options_.exchange) {
-    options_.exchange->publish(learner_progress(), export_weights(learner_->network()));
+    options_.exchange->publish(learner_progress(), learner_->current_weights());
   } else {
-    engine_->publish(export_weights(learner_->network()));
+    engine_->publish(learner_->current_weights());
   }
 }
 
@@ -875,13 +888,11 @@ void Trainer::train_synchronously(TrainResult& result) {
       for (auto& r : records) on_game(std::move(r));
       records.clear();
     }
-    if (!config_.gate) engine_->publish(export_weights(learner_->network()));
+    if (!config_.gate) engine_->publish(learner_->current_weights());
   }
 }
 
 TrainResult Trainer::run() {
-  register_libtorch();
-  torch::set_num_threads(1);  // one intra-op thread per worker: actors and learner are the parallelism
   check_train_config(config_);
   if (options_.exchange && (config_.synchronous || config_.gate)) {
     throw util::UsageError(std::string(config_.synchronous ? "selfplay.synchronous" : "eval.gate") +
@@ -890,7 +901,11 @@ TrainResult Trainer::run() {
   if (options_.group && !options_.exchange) {
     throw util::UsageError("data-parallel learners need remote actors (--redis): each rank reads its own share of the games");
   }
-  learner_ = std::make_unique<Learner>(*game_, learner_config(config_), config_.seed);
+  LearnerConfig learner = learner_config(config_);
+  // Data-parallel ranks average LibTorch's gradients (learner.h): "auto" takes that learner.
+  if (options_.group && learner.backend == "auto") learner.backend = "torch";
+  learner_ = make_training_learner(*game_, learner, config_.seed);
+  if (!options_.resume) run_.set_model_extension(default_model_extension());
   if (options_.group) {
     if (options_.resume) {
       run_.open_existing();
@@ -909,20 +924,21 @@ TrainResult Trainer::run() {
     write_text_atomically(run_.config_path(), config_.resolved.dump(2) + "\n");
   }
   metrics_ = std::make_unique<MetricsLog>(run_.metrics_path());
+  if (options_.on_metrics) metrics_->set_observer(options_.on_metrics);
   games_out_.open(run_.games_path(), std::ios::app);
   if (!games_out_) throw util::UsageError("cannot write " + run_.games_path());
   games_at_start_ = games_.load();
   samples_at_start_ = buffer_.total_added();
   if (!options_.resume) {
     metrics_->write({{"kind", "event"}, {"event", "start"}, {"step", 0}, {"game", game_->spec().to_string()},
-                     {"parameters", learner_->network().parameter_count()}, {"time_of_day", iso_time_now()}});
+                     {"parameters", parameter_count(learner_->current_weights())}, {"time_of_day", iso_time_now()}});
   } else {
     metrics_->write({{"kind", "event"}, {"event", "resume"}, {"step", learner_->step()}, {"time_of_day", iso_time_now()}});
   }
   progress_.message("training " + game_->spec().to_string() + " in " + run_.root() + ": " +
                     std::to_string(config_.network.blocks) + "x" + std::to_string(config_.network.channels) + " " +
                     config_.network.type + " network, " + config_.network.describe_heads() + " (" +
-                    std::to_string(learner_->network().parameter_count()) + " parameters), " +
+                    std::to_string(parameter_count(learner_->current_weights())) + " parameters), " +
                     (options_.group ? "learner rank " + std::to_string(rank()) + " of " +
                                           std::to_string(options_.group->world_size()) + " (data-parallel), "
                                     : std::string()) +
@@ -940,11 +956,11 @@ TrainResult Trainer::run() {
   io.cache_entries = config_.cache_entries;
   io.backend.name = config_.backend;
   io.backend.threads = config_.backend_threads;
-  engine_ = std::make_unique<InferenceEngine>(*game_, config_.network, export_weights(learner_->network()), io);
+  engine_ = std::make_unique<InferenceEngine>(*game_, config_.network, learner_->current_weights(), io);
   progress_.message("self-play network backend: " + engine_->backend_name());
   if (config_.gate) {  // the actors start on the network as it is: the first best model
     best_model_ = run_.model_path(learner_->step());
-    save_model(best_model_, learner_->network(), model_info(learner_->step()));
+    write_model_file(best_model_, model_info(learner_->step()), learner_->current_weights());
   }
   start_actors();
   return run_loop();

@@ -4,7 +4,9 @@
 //             `games_per_thread` games in lockstep; their evaluator calls merge in one
 //             BatchingEvaluator in front of an InferenceEngine. Finished games become
 //             samples (encoding.h) in the replay buffer and lines in games.jsonl.
-//   learner   this thread: minibatches with augmentation → Learner::train_step; every
+//   learner   this thread: minibatches with augmentation → the learner's train_step
+//             (training_learner.h: LibTorch's Learner where a build with LibTorch registered
+//             it, else the poly learner, whose checkpoints are safetensors files); every
 //             `publish_every` steps the weights are hot-swapped into the engine (actors never
 //             pause); checkpoints, evaluations, metrics and plots on their schedules. The
 //             learner waits while it would train on each sample more than max_replay_ratio
@@ -29,8 +31,11 @@
 // number of resumes): the games differ, the learner's state is exactly the saved one.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "nn/data_parallel.h"
@@ -47,6 +52,8 @@ struct TrainOptions {
   bool quiet = false;          // no progress line or summaries
   bool log_json = false;       // metrics lines on stdout too
   const std::atomic<bool>* stop = nullptr;
+  // Every metrics line (metrics.jsonl) as it is written, on the trainer's threads, in order.
+  std::function<void(const nlohmann::json&)> on_metrics;
   // Actors in other processes (dist/): games come from and weights go to the exchange, and
   // no actor thread or inference engine runs here. Not with selfplay.synchronous or eval.gate.
   GameExchange* exchange = nullptr;

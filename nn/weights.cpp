@@ -24,4 +24,12 @@ std::uint64_t weights_checksum(const NetWeights& weights) {
   return hash;
 }
 
+std::int64_t parameter_count(const NetWeights& weights) {
+  std::int64_t n = 0;
+  for (const auto& [name, t] : weights) {
+    if (!name.ends_with(".running_mean") && !name.ends_with(".running_var")) n += static_cast<std::int64_t>(t.values.size());
+  }
+  return n;
+}
+
 }  // namespace pz::nn

@@ -25,4 +25,7 @@ const WeightTensor& weight(const NetWeights& weights, const std::string& name, s
 // checksum of safetensors model files (model_file.h).
 std::uint64_t weights_checksum(const NetWeights& weights);
 
+// The number of trainable values: every tensor but the batch-norm running statistics.
+std::int64_t parameter_count(const NetWeights& weights);
+
 }  // namespace pz::nn

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The command line of a polyzero built without LibTorch (-DPZ_WITH_TORCH=OFF): the compiler,
 # the games, the search, the arena, the solvers, and safetensors models (their descriptions,
-# the model players, the shipped models as default AI) work; training and LibTorch
-# checkpoints are listed but refuse with a usage error (status 2) that names the way out.
+# the model players, the shipped models as default AI) and training with the poly learner
+# (safetensors checkpoints, resumed, their models played) work; LibTorch's learner, its
+# benchmarks and its checkpoints are listed but refuse with a usage error (status 2) that
+# names the way out.
 # Usage: cli_without_torch_test.sh path/to/polyzero
 set -uo pipefail
 pz=$1
@@ -46,10 +48,27 @@ expect_out "data layouts"
 expect_status 0 "$pz" bench games --game tictactoe --seconds 0.2 --json
 expect_out '"games_per_second"'
 
+# Training: the poly learner, its checkpoints in safetensors; a resume continues the same run
+# (step counter and schedule), and the model plays.
+ttt="$tmp/ttt-run"
+small=(--set network.blocks=1 --set network.channels=8 --set selfplay.games_per_thread=8 --set replay.min_samples=64
+       --set learner.batch_size=16 --set checkpoint.every_steps=20 --set eval.every_steps=0)
+PZ_KERNEL_CACHE="$tmp/kernels" expect_status 0 "$pz" train --game tictactoe --run-dir "$ttt" --steps 40 "${small[@]}" -q
+[[ -f $ttt/checkpoints/step-00000040/learner.safetensors ]] || fail "no learner.safetensors in the step-40 checkpoint"
+[[ -f $ttt/checkpoints/step-00000040/model.safetensors ]] || fail "no model.safetensors in the step-40 checkpoint"
+[[ -f $ttt/models/latest.safetensors ]] || fail "no models/latest.safetensors"
+expect_status 0 "$pz" info "$ttt/models/latest.safetensors"
+expect_out "step: 40"
+PZ_KERNEL_CACHE="$tmp/kernels" expect_status 0 "$pz" train --resume "$ttt" --steps 60 -q
+[[ -f $ttt/checkpoints/step-00000060/learner.safetensors ]] || fail "the resumed run wrote no step-60 checkpoint"
+grep '"event":"resume"' "$ttt/metrics.jsonl" | grep -q '"step":40' || fail "metrics.jsonl has no resume at step 40"
+expect_status 0 "$pz" match --game tictactoe --p1 "mcts:model=$ttt/models/latest.safetensors,sims=16" --p2 random -n 2 --json
+expect_out '"games"'
+
 # What needs LibTorch: listed, and refused with the reason.
 expect_status 0 "$pz" --help
 expect_out "needs LibTorch: not in this build"
-expect_status 2 "$pz" train --game tictactoe --minutes 1
+expect_status 2 "$pz" train --game tictactoe --learner-backend torch --steps 10 --run-dir "$tmp/torch-run"
 expect_err "-DPZ_WITH_TORCH=OFF"
 expect_status 2 "$pz" bench nn
 expect_err "'polyzero bench nn' needs LibTorch"

@@ -17,6 +17,7 @@
 #include "nn/learner.h"
 #include "nn/network.h"
 #include "nn/poly_backprop.h"
+#include "nn/poly_learner.h"
 #include "nn/poly_training.h"
 #include "nn/poly_training_report.h"
 #include "solve/solver.h"
@@ -401,6 +402,44 @@ TEST(PolyLearner, ResumesWithTheSameStepsAndWeights) {
   for (const auto& item : resumed.network().named_parameters()) EXPECT_TRUE(torch::equal(item.value(), a[item.key()])) << item.key();
   fs::remove(model);
   fs::remove(state);
+}
+
+// The learner without LibTorch (poly_learner.h) from the torch learner's initial weights:
+// its first steps are the torch learner's to rounding, and over 500 steps of tic-tac-toe its
+// loss curve is the torch learner's (means over windows of 50 steps, as above).
+TEST(PolyLearnerWithoutTorch, StepsAndLossCurveAreTheTorchLearners) {
+  torch::set_num_threads(1);
+  const auto game = games::make_game("tictactoe");
+  const std::vector<Batch> batches = batches_of(solved_positions(*game, 60, 3), 500, 32, 4);
+  Learner torch_learner(*game, tictactoe_learner("torch"), 9);
+  PolyLearner poly_learner(game->info(), tictactoe_learner("poly"), 1, cache_dir());
+  poly_learner.set_weights(export_weights(torch_learner.network()));
+  std::vector<double> torch_curve(10, 0.0), poly_curve(10, 0.0);
+  for (std::size_t i = 0; i < batches.size(); ++i) {
+    const StepStats t = torch_learner.train_step(batches[i]), p = poly_learner.train_step(batches[i]);
+    EXPECT_DOUBLE_EQ(p.lr, t.lr);
+    if (i < 3) {
+      EXPECT_NEAR(p.loss, t.loss, 1e-4 * t.loss) << "step " << i + 1;
+      EXPECT_NEAR(p.grad_norm, t.grad_norm, 1e-3 * t.grad_norm) << "step " << i + 1;
+      const NetWeights want = export_weights(torch_learner.network());
+      for (const auto& [name, tensor] : want) {
+        const std::vector<float>& got = poly_learner.weights().at(name).values;
+        for (std::size_t k = 0; k < got.size(); ++k) {
+          ASSERT_NEAR(got[k], tensor.values[k], 1e-4 * std::max(1.0f, std::fabs(tensor.values[k])))
+              << name << "[" << k << "] after step " << i + 1;
+        }
+      }
+    }
+    torch_curve[i / 50] += t.loss / 50;
+    poly_curve[i / 50] += p.loss / 50;
+  }
+  std::printf("mean loss per 50 steps, torch | poly without torch:");
+  for (std::size_t w = 0; w < torch_curve.size(); ++w) std::printf(" %.3f|%.3f", torch_curve[w], poly_curve[w]);
+  std::printf("\n");
+  for (std::size_t w = 0; w < torch_curve.size(); ++w) {
+    EXPECT_NEAR(poly_curve[w], torch_curve[w], 0.03 + 0.05 * torch_curve[w]) << "steps " << 50 * w << "-" << 50 * w + 49;
+  }
+  EXPECT_LT(poly_curve.back(), 0.5 * poly_curve.front());
 }
 
 // The report of the step names every layer of the walk with its fusions, and every nest of
