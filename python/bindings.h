@@ -12,5 +12,6 @@ void bind_search(pybind11::module_& m);    // search_module.cpp: MCTS, SearchRes
 void bind_players(pybind11::module_& m);   // players_module.cpp: Player, player, match, MatchResult
 void bind_solve(pybind11::module_& m);     // solve_module.cpp: solve, Solution, SolvedMove
 void bind_polyc(pybind11::module_& m);     // polyc_module.cpp: polyc
+void bind_train(pybind11::module_& m);     // train_module.cpp: train, train_config, TrainResult
 
 }  // namespace pz::python

@@ -9,7 +9,7 @@
 namespace py = pybind11;
 
 PYBIND11_MODULE(polyzero, m) {
-  m.doc() = "polyzero from Python: games, search (MCTS with Python evaluators), players, matches, exact solvers and polyc";
+  m.doc() = "polyzero from Python: games, search (MCTS with Python evaluators), players, matches, exact solvers, polyc and training";
   pz::python::register_players_and_networks();
   m.attr("has_libtorch") = pz::python::has_libtorch();
   pz::python::bind_errors(m);
@@ -18,4 +18,5 @@ PYBIND11_MODULE(polyzero, m) {
   pz::python::bind_players(m);
   pz::python::bind_solve(m);
   pz::python::bind_polyc(m);
+  pz::python::bind_train(m);
 }

@@ -167,3 +167,18 @@ def solve(state: State, *, seconds: float = 60.0, nodes: int = 0, each_move: boo
           weak: bool = False) -> Solution: ...
 
 def polyc(source: str, **options: Any) -> str: ...
+
+class TrainResult:
+    step: int
+    games: int
+    samples: int
+    run_dir: str
+    checkpoint: str
+    model: str
+    interrupted: bool
+    seconds: float
+
+def train_config(game: str, config: Optional[dict[str, Any]] = None, set: Sequence[str] = ()) -> dict[str, Any]: ...
+def train(*, game: str = "", config: Optional[dict[str, Any]] = None, set: Sequence[str] = (), run_dir: str = "",
+          resume: str = "", steps: int = 0, minutes: float = 0.0,
+          on_metrics: Optional[Callable[[dict[str, Any]], None]] = None, quiet: bool = True) -> TrainResult: ...

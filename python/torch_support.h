@@ -1,7 +1,7 @@
 // Networks in the module: the model players and model evaluators, in both builds (models in
-// safetensors files, on the poly backend); in a build with LibTorch also the torch backend
-// and LibTorch archive checkpoints (.pt), registered the way the polyzero program does
-// (apps/with_torch.cpp). with_torch.cpp or without_torch.cpp, chosen by PZ_WITH_TORCH.
+// safetensors files, on the poly backend); in a build with LibTorch also the torch backend,
+// LibTorch archive checkpoints (.pt) and LibTorch's learner, registered the way the
+// polyzero program does (apps/with_torch.cpp). with_torch.cpp or without_torch.cpp, chosen by PZ_WITH_TORCH.
 #pragma once
 
 namespace pz::python {

@@ -1,4 +1,5 @@
 // python/torch_support.h with LibTorch (-DPZ_WITH_TORCH=ON).
+#include "nn/learner.h"
 #include "nn/libtorch.h"
 #include "nn/model_players.h"
 #include "python/torch_support.h"
@@ -8,6 +9,7 @@ namespace pz::python {
 
 void register_players_and_networks() {
   nn::register_libtorch();
+  nn::register_torch_learner();
   nn::register_model_players();
   solve::register_solver_player();
 }
