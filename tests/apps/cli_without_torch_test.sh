@@ -64,6 +64,12 @@ PZ_KERNEL_CACHE="$tmp/kernels" expect_status 0 "$pz" train --resume "$ttt" --ste
 grep '"event":"resume"' "$ttt/metrics.jsonl" | grep -q '"step":40' || fail "metrics.jsonl has no resume at step 40"
 expect_status 0 "$pz" match --game tictactoe --p1 "mcts:model=$ttt/models/latest.safetensors,sims=16" --p2 random -n 2 --json
 expect_out '"games"'
+# Connect Four the same way: its own network shapes and kernels.
+c4="$tmp/c4-run"
+PZ_KERNEL_CACHE="$tmp/kernels" expect_status 0 "$pz" train --game connect4 --run-dir "$c4" --steps 20 "${small[@]}" -q
+[[ -f $c4/checkpoints/step-00000020/learner.safetensors ]] || fail "connect4: no learner.safetensors at step 20"
+expect_status 0 "$pz" match --game connect4 --p1 "mcts:model=$c4/models/latest.safetensors,sims=16" --p2 random -n 2 --json
+expect_out '"games"'
 
 # What needs LibTorch: listed, and refused with the reason.
 expect_status 0 "$pz" --help
