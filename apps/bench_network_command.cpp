@@ -1,6 +1,6 @@
 // polyzero bench train, nn, recsys and distributed: the benchmarks that run networks or
 // compare against LibTorch (bench/train_bench.h, bench/nn_bench.h, bench/recsys_bench.h,
-// and with dist/ dist/distributed_bench.h).
+// and with distributed/ distributed/distributed_bench.h).
 // Built with LibTorch only (apps/torch_support.h).
 #include <iostream>
 #include <memory>
@@ -11,11 +11,11 @@
 #include "apps/torch_support.h"
 #include "apps/train_config_args.h"
 #include "bench/nn_bench.h"
-#include "bench/train_step_bench.h"
 #include "bench/recsys_bench.h"
 #include "bench/train_bench.h"
+#include "bench/train_step_bench.h"
 #ifdef PZ_HAVE_DIST
-#include "dist/distributed_bench.h"
+#include "distributed/distributed_bench.h"
 #endif
 #include "nn/backend.h"
 #include "nn/train_config.h"
@@ -121,7 +121,7 @@ void add_network_bench_commands(CLI::App& cmd) {
 #ifdef PZ_HAVE_DIST
   auto* dist_cmd = cmd.add_subcommand(
       "distributed", "self-play games/s with 1, 2, 4 actor processes against one learner on Redis, and Redis's cost per game");
-  auto dargs = std::make_shared<dist::DistributedBenchOptions>();
+  auto dargs = std::make_shared<distributed::DistributedBenchOptions>();
   dist_cmd->add_option("--game,-g", dargs->game, "game spec")->capture_default_str();
   dist_cmd->add_option("--actors", dargs->actors, "actor process counts, measured in turn")
       ->delimiter(',')
@@ -144,7 +144,7 @@ void add_network_bench_commands(CLI::App& cmd) {
       ->capture_default_str();
   dist_cmd->add_option("--redis-server", dargs->redis_server, "the redis-server executable (default: on PATH)");
   dist_cmd->add_flag("--json", dargs->json, "one JSON object per row, then the summary");
-  dist_cmd->callback([dargs] { dist::run_distributed_bench(*dargs, std::cout); });
+  dist_cmd->callback([dargs] { distributed::run_distributed_bench(*dargs, std::cout); });
 #endif
 }
 

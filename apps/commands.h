@@ -24,7 +24,7 @@ void add_replay_command(CLI::App& app);
 void add_serve_command(CLI::App& app);
 void add_analyze_command(CLI::App& app);
 #ifdef PZ_HAVE_DIST
-// dist/: actors and learners across processes on Redis.
+// distributed/: actors and learners across processes on Redis.
 void add_selfplay_command(CLI::App& app);
 void add_status_command(CLI::App& app);
 #endif

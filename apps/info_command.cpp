@@ -5,8 +5,8 @@
 
 #include "apps/commands.h"
 #include "apps/torch_support.h"
-#include "nn/model_info.h"
 #include "games/registry.h"
+#include "nn/model_info.h"
 #include "nn/run_dir.h"
 #include "util/error.h"
 

@@ -29,17 +29,17 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.h"
-#include "nn/model_info.h"
 #include "apps/train_config_args.h"
 #include "games/registry.h"
-#include "nn/poly_backend.h"
-#include "nn/poly_network.h"
-#include "nn/poly_training_report.h"
+#include "nn/model_info.h"
+#include "nn/poly/backend.h"
+#include "nn/poly/network.h"
+#include "nn/poly/training_report.h"
 #include "nn/run_dir.h"
-#include "polyhedral/c_frontend.h"
-#include "polyhedral/jit.h"
+#include "polyhedral/frontend/c_frontend.h"
+#include "polyhedral/frontend/preprocess.h"
 #include "polyhedral/polyc.h"
-#include "polyhedral/preprocess.h"
+#include "polyhedral/runtime/jit.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/json_text.h"
@@ -226,7 +226,7 @@ void report_network(const NetSource& net, bool json, int train_batch) {
     std::printf(" %s %.1f KiB%s;", name.c_str(), f.bytes / 1024,
                 f.missing ? (" (" + std::to_string(f.missing) + " layer(s) not modelled)").c_str() : "");
   std::printf("\n");
-  std::printf("data layouts (polyc's layout pass, polyhedral/layout.h):\n");
+  std::printf("data layouts (polyc's layout pass, polyhedral/transform/layout.h):\n");
   for (const auto& a : plan.arrays())
     std::printf("  %-4s %-40s %s\n  %-4s %-40s   %s\n", a.array.c_str(), a.role.c_str(), a.layout.c_str(), "", "", a.reason.c_str());
   if (step) std::printf("%s", nn::format_training_step_text(*step).c_str());
@@ -278,7 +278,7 @@ void add_polyc_command(CLI::App& app) {
     std::vector<std::string> tune_sizes;
     double tune_seconds = poly::TuneOptions{}.seconds;
     int tune_threads = 0;
-    bool cpp = false;  // regions parsed after the C preprocessor (polyhedral/preprocess.h)
+    bool cpp = false;  // regions parsed after the C preprocessor (polyhedral/frontend/preprocess.h)
     std::vector<std::string> defines, includes;
   };
   auto args = std::make_shared<Args>();

@@ -1,6 +1,6 @@
 #include "apps/redis_args.h"
 
-#include "dist/run_store.h"
+#include "distributed/run_store.h"
 
 namespace pz::apps {
 
@@ -17,11 +17,11 @@ void RedisArgs::add_to(CLI::App& command, bool required) {
   command.add_flag("--insecure", insecure, "allow a Redis on another host without a password");
 }
 
-dist::RedisOptions RedisArgs::resolve() const {
-  dist::RedisOptions o;
-  o.endpoint = dist::parse_redis_url(url);
-  dist::check_run_name(run);
-  o.auth = dist::resolve_redis_auth(o.endpoint, password_file, insecure);
+distributed::RedisOptions RedisArgs::resolve() const {
+  distributed::RedisOptions o;
+  o.endpoint = distributed::parse_redis_url(url);
+  distributed::check_run_name(run);
+  o.auth = distributed::resolve_redis_auth(o.endpoint, password_file, insecure);
   return o;
 }
 

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "dist/redis_client.h"
+#include "distributed/redis_client.h"
 
 namespace pz::apps {
 
@@ -18,7 +18,7 @@ struct RedisArgs {
   void add_to(CLI::App& command, bool required);
   // Throws util::UsageError for a bad URL or run name, an unreadable password file, or a
   // non-loopback Redis without a password.
-  dist::RedisOptions resolve() const;
+  distributed::RedisOptions resolve() const;
 };
 
 }  // namespace pz::apps

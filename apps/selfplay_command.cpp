@@ -1,10 +1,10 @@
-// polyzero selfplay: an actor process of a distributed run (dist/actor.h). This file only
+// polyzero selfplay: an actor process of a distributed run (distributed/actor.h). This file only
 // reads the options, handles signals and prints the summary.
 #include <iostream>
 
 #include "apps/commands.h"
 #include "apps/redis_args.h"
-#include "dist/actor.h"
+#include "distributed/actor.h"
 #include "nn/backend.h"
 #include "util/stop_signal.h"
 
@@ -14,7 +14,7 @@ void add_selfplay_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("selfplay", "an actor of a distributed run: self-play games into the run's Redis stream");
   struct Args {
     RedisArgs redis;
-    dist::ActorOptions actor;
+    distributed::ActorOptions actor;
   };
   auto args = std::make_shared<Args>();
   args->redis.add_to(*cmd, true);
@@ -41,11 +41,11 @@ void add_selfplay_command(CLI::App& app) {
     args->actor.redis = args->redis.resolve();
     args->actor.run = args->redis.run;
     args->actor.stop = &util::install_stop_signal_handlers();
-    dist::ActorResult result;
+    distributed::ActorResult result;
     try {
-      result = dist::run_actor(args->actor);
-    } catch (const dist::RedisError& e) {
-      dist::throw_for_user(e);
+      result = distributed::run_actor(args->actor);
+    } catch (const distributed::RedisError& e) {
+      distributed::throw_for_user(e);
     }
     if (!args->actor.quiet) {
       std::cerr << "sent " << result.games_sent << " games in " << static_cast<long long>(result.seconds) << " s, "

@@ -1,9 +1,9 @@
-// polyzero status: what a distributed run is doing, from its Redis keys (dist/run_store.h).
+// polyzero status: what a distributed run is doing, from its Redis keys (distributed/run_store.h).
 #include <iostream>
 
 #include "apps/commands.h"
 #include "apps/redis_args.h"
-#include "dist/run_store.h"
+#include "distributed/run_store.h"
 #include "util/error.h"
 
 namespace pz::apps {
@@ -18,19 +18,19 @@ void add_status_command(CLI::App& app) {
   args->redis.add_to(*cmd, true);
   cmd->add_flag("--json", args->json, "one JSON object");
   cmd->callback([args] {
-    dist::RedisClient redis(args->redis.resolve());
-    dist::connect_at_start(redis);
-    dist::RunStore store(redis, args->redis.run);
+    distributed::RedisClient redis(args->redis.resolve());
+    distributed::connect_at_start(redis);
+    distributed::RunStore store(redis, args->redis.run);
     nlohmann::json status;
     try {
       status = store.status();
-    } catch (const dist::RedisError& e) {
-      dist::throw_for_user(e);
+    } catch (const distributed::RedisError& e) {
+      distributed::throw_for_user(e);
     }
     if (args->json) {
       std::cout << status.dump() << std::endl;
     } else {
-      std::cout << dist::status_text(status);
+      std::cout << distributed::status_text(status);
     }
   });
 }

@@ -15,7 +15,7 @@ namespace pz::apps {
 // (nn/model_players.h); with LibTorch, also its backend and checkpoint form (nn/libtorch.h).
 void register_model_players();
 
-// `bench train`, `bench nn`, `bench recsys` and (with dist/) `bench distributed` under the
+// `bench train`, `bench nn`, `bench recsys` and (with distributed/) `bench distributed` under the
 // bench command.
 void add_network_bench_commands(CLI::App& bench);
 

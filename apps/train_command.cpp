@@ -23,8 +23,8 @@
 #include "util/stop_signal.h"
 #ifdef PZ_HAVE_DIST
 #include "apps/redis_args.h"
-#include "dist/learner_exchange.h"
-#include "dist/learner_group.h"
+#include "distributed/learner_exchange.h"
+#include "distributed/learner_group.h"
 #endif
 
 namespace pz::apps {
@@ -78,7 +78,7 @@ void add_train_command(CLI::App& app) {
   cmd->add_flag("--log-json", args->log_json, "print every metrics line (JSON) on stdout");
   cmd->add_flag("--print-config", args->print_config, "print the resolved config and exit");
 #ifdef PZ_HAVE_DIST
-  // A learner of a distributed run (dist/): the games come from `polyzero selfplay` actors.
+  // A learner of a distributed run (distributed/): the games come from `polyzero selfplay` actors.
   args->redis.add_to(*cmd, false);
   cmd->get_option("--redis")->description(
       "learn from the actors of a distributed run in this Redis (polyzero selfplay), redis://HOST[:PORT][/DB]; "
@@ -88,7 +88,7 @@ void add_train_command(CLI::App& app) {
                   "that died and is not coming back as its rank) before this learner takes it over")
       ->check(CLI::Range(0.1, 86400.0))
       ->capture_default_str();
-  // Data-parallel learners of one run (dist/learner_group.h, nn/data_parallel.h).
+  // Data-parallel learners of one run (distributed/learner_group.h, nn/data_parallel.h).
   cmd->add_option("--rank", args->rank,
                   "with --redis: this learner's rank among --world-size learners (default $RANK, else $SLURM_PROCID, else 0); "
                   "rank R > 0 keeps its files in RUN_DIR/rank-R");
@@ -117,19 +117,19 @@ void add_train_command(CLI::App& app) {
       throw util::UsageError(remote ? "--redis needs --run NAME (the run's name in Redis)"
                                     : "--run names a distributed run and needs --redis URL");
     }
-    dist::LearnerGroupSpec group_spec;
+    distributed::LearnerGroupSpec group_spec;
     if (!remote) {
       for (const char* flag : {"--rank", "--world-size", "--master", "--group-timeout", "--claim-idle"}) {
         if (cmd->count(flag) > 0) throw util::UsageError(std::string(flag) + " applies to the learners of a distributed run: it needs --redis URL --run NAME");
       }
     } else {
-      dist::LearnerGroupFlags flags;
+      distributed::LearnerGroupFlags flags;
       if (cmd->count("--rank") > 0) flags.rank = args->rank;
       if (cmd->count("--world-size") > 0) flags.world_size = args->world_size;
       flags.master = args->master;
-      group_spec = dist::resolve_learner_group(flags);
-      if (group_spec.world_size > 1 && !dist::learner_groups_supported()) {
-        dist::connect_learner_group(group_spec, args->redis.run, std::chrono::milliseconds(0));  // throws what to do
+      group_spec = distributed::resolve_learner_group(flags);
+      if (group_spec.world_size > 1 && !distributed::learner_groups_supported()) {
+        distributed::connect_learner_group(group_spec, args->redis.run, std::chrono::milliseconds(0));  // throws what to do
       }
     }
     if (remote && args->resume.empty()) {
@@ -137,7 +137,7 @@ void add_train_command(CLI::App& app) {
       // its own files (checkpoints: its replay buffer and games) in RUN_DIR/rank-R.
       std::string dir = args->run_dir.empty() ? "runs/" + args->redis.run : args->run_dir;
       if (group_spec.rank > 0) dir += "/rank-" + std::to_string(group_spec.rank);
-      dist::check_run_name(args->redis.run);
+      distributed::check_run_name(args->redis.run);
       if (std::filesystem::exists(dir + "/config.json")) {
         // The same command again resumes: what it asks for must be what the run has (its
         // learner.steps aside: --steps is then where to stop).
@@ -201,26 +201,26 @@ void add_train_command(CLI::App& app) {
     }
     options.stop = &util::install_stop_signal_handlers();
 #ifdef PZ_HAVE_DIST
-    std::unique_ptr<dist::RedisGameExchange> exchange;
+    std::unique_ptr<distributed::RedisGameExchange> exchange;
     std::unique_ptr<nn::DataParallelGroup> group;
     if (remote) {
-      dist::LearnerExchangeOptions eo;
+      distributed::LearnerExchangeOptions eo;
       eo.redis = args->redis.resolve();
       eo.run = args->redis.run;
       eo.rank = group_spec.rank;
       eo.claim_idle_ms = static_cast<std::int64_t>(args->claim_idle * 1000);
       eo.quiet = args->quiet;
       try {
-        exchange = std::make_unique<dist::RedisGameExchange>(eo, games::make_game(config.game)->spec().to_string(),
+        exchange = std::make_unique<distributed::RedisGameExchange>(eo, games::make_game(config.game)->spec().to_string(),
                                                              config.resolved);
-      } catch (const dist::RedisError& e) {
-        dist::throw_for_user(e);
+      } catch (const distributed::RedisError& e) {
+        distributed::throw_for_user(e);
       }
       options.exchange = exchange.get();
       if (group_spec.world_size > 1) {
         const auto timeout = std::chrono::milliseconds(static_cast<std::int64_t>(args->group_timeout * 1000));
         try {
-          group = dist::connect_learner_group(group_spec, args->redis.run, timeout);
+          group = distributed::connect_learner_group(group_spec, args->redis.run, timeout);
         } catch (const nn::GroupError& e) {
           throw util::RunError(e.what());
         }

@@ -1,6 +1,6 @@
 // apps/torch_support.h without LibTorch (-DPZ_WITH_TORCH=OFF). The model players play
 // safetensors models (nn/model_players.h) and `train` trains with the poly learner
-// (nn/poly_learner.h); the commands that compare against LibTorch exist, so that `--help`
+// (nn/poly/learner.h); the commands that compare against LibTorch exist, so that `--help`
 // lists them and using one names the reason, and each fails with a usage error (status 2)
 // that says how to get them.
 #include "apps/commands.h"

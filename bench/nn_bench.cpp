@@ -10,9 +10,9 @@
 #include "games/registry.h"
 #include "nn/backend.h"
 #include "nn/network.h"
-#include "nn/poly_backend.h"
-#include "nn/poly_network.h"
-#include "polyhedral/jit.h"
+#include "nn/poly/backend.h"
+#include "nn/poly/network.h"
+#include "polyhedral/runtime/jit.h"
 #include "util/rng.h"
 
 namespace pz::bench {

@@ -3,7 +3,7 @@
 // GFLOP/s over the whole network (multiply-add = 2, padded 3×3 taps counted, as every
 // backend computes them), and that rate's share of one core's fp32 FMA peak, itself
 // measured in the same run (12 independent 512-bit FMA chains, before and after the rows).
-// Where the poly backend runs Winograd convolutions (nn/poly_winograd.h) the FLOPs are still
+// Where the poly backend runs Winograd convolutions (nn/poly/winograd.h) the FLOPs are still
 // the direct convolution's: its rate is effective and may exceed the peak.
 // Each row also times the poly backend with Winograd off (its direct convolutions), so one
 // run shows what the Winograd stages buy.

@@ -17,9 +17,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "polyhedral/frontend/preprocess.h"
 #include "polyhedral/polyc.h"
-#include "polyhedral/preprocess.h"
-#include "polyhedral/shell.h"
+#include "polyhedral/runtime/shell.h"
 #include "util/data_dirs.h"
 #include "util/files.h"
 

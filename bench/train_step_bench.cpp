@@ -9,8 +9,8 @@
 #include "bench/text.h"
 #include "games/registry.h"
 #include "nn/learner.h"
-#include "nn/poly_learner.h"
-#include "nn/poly_network.h"
+#include "nn/poly/learner.h"
+#include "nn/poly/network.h"
 #include "util/rng.h"
 
 namespace pz::bench {

@@ -1,6 +1,6 @@
 // The training step of `polyzero bench nn`: one learner step (forward in training mode,
 // backward, gradient clipping, the optimiser's step) of the torch learner and of the poly
-// learner (nn/poly_training.h), and of the learner without LibTorch (nn/poly_learner.h), the same network, optimiser and batch, in interleaved
+// learner (nn/poly/training.h), and of the learner without LibTorch (nn/poly/learner.h), the same network, optimiser and batch, in interleaved
 // rounds per batch size, each learner's best round. GFLOP/s count three times the forward
 // pass's FLOPs (the forward, the input gradients and the weight gradients; multiply-add = 2).
 #pragma once
@@ -17,7 +17,7 @@ struct TrainStepRow {
   int batch = 0;
   double torch_ms = 0, poly_ms = 0;  // per step, best round
   double poly_weighed_ms = 0;        // the poly learner with the fusions weighed on footprints (fusion_batch)
-  double without_torch_ms = 0;       // the learner without LibTorch (nn/poly_learner.h) on the same kernels
+  double without_torch_ms = 0;       // the learner without LibTorch (nn/poly/learner.h) on the same kernels
   double torch_gflops = 0, poly_gflops = 0;
   double ratio() const { return torch_ms / poly_ms; }  // the poly learner's speed-up
 };

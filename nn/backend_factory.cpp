@@ -4,7 +4,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "nn/poly_backend.h"
+#include "nn/poly/backend.h"
 #include "util/error.h"
 
 namespace pz::nn {

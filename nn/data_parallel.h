@@ -5,7 +5,7 @@
 // rank takes the same optimiser step, so the weights stay identical without ever being sent
 // again. Rank 0's weights and optimiser state are broadcast once at the start and on resume.
 //
-// A DataParallelGroup is the transport (dist/gloo_group.h: c10d's ProcessGroupGloo over a
+// A DataParallelGroup is the transport (distributed/gloo_group.h: c10d's ProcessGroupGloo over a
 // TCPStore rendezvous); nn/ only uses this interface, so a single-process run has no group,
 // never calls any of it and pays nothing. Every call is collective: all ranks make the same
 // calls in the same order with tensors of the same shape, or the group fails. A rank that is

@@ -1,5 +1,5 @@
 // Where a learner gets its games from and sends its weights to when the actors are other
-// processes (dist/: Redis), instead of its own actor threads. The trainer (trainer.h) calls
+// processes (distributed/: Redis), instead of its own actor threads. The trainer (trainer.h) calls
 // it from the learner thread only; with TrainOptions::exchange unset nothing here runs.
 //
 //   poll          hands the games that arrived since the last call to `sink` (which puts them

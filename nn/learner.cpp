@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "nn/files.h"
-#include "nn/poly_training.h"
+#include "nn/poly/training.h"
 #include "optim/optimizer.h"
 #include "optim/torch_param_groups.h"
 #include "util/error.h"

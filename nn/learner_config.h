@@ -1,6 +1,6 @@
 // What every learner shares, with or without LibTorch: its config, the figures of one step,
 // and divergence. The loss and its terms are learner.h's; Learner (learner.h, LibTorch's
-// autograd) and PolyLearner (poly_learner.h, the kernels polyc generates) take the same
+// autograd) and PolyLearner (nn/poly/learner.h, the kernels polyc generates) take the same
 // config and report the same StepStats.
 #pragma once
 
@@ -24,7 +24,7 @@ struct LearnerConfig {
   // "torch" (LibTorch's ops), or "auto": poly, and torch with a warning on stderr when the
   // poly kernels cannot be built (no C compiler), as the inference backend's "auto".
   // Learner (learner.h) built directly reads "poly" as LibTorch's autograd and optimisers
-  // over the poly kernels (poly_training.h): the reference `bench nn` measures against.
+  // over the poly kernels (nn/poly/training.h): the reference `bench nn` measures against.
   std::string backend = "torch";
   // The batch the poly learner weighs its footprint-decided backward fusions for
   // (plan_training_network; any batch runs). 0, the default: none weighed, the layer-order

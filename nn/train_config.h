@@ -28,7 +28,7 @@
 //               ownership_weight and score_weight (the auxiliary heads' loss weights, for a
 //               network with them: net_config.h; learner.h has the losses),
 //               backend (the learner's network passes: "torch", LibTorch's ops, or "poly",
-//               the kernels polyc generates, poly_training.h),
+//               the kernels polyc generates, nn/poly/training.h),
 //               optimizer (optim/optimizer_config.h), scheduler (optim/scheduler_factory.h;
 //               a poly schedule without total_iters gets steps − warmup steps)
 //   checkpoint  every_steps, every_minutes, keep (the newest N are kept)

@@ -54,7 +54,7 @@ struct TrainOptions {
   const std::atomic<bool>* stop = nullptr;
   // Every metrics line (metrics.jsonl) as it is written, on the trainer's threads, in order.
   std::function<void(const nlohmann::json&)> on_metrics;
-  // Actors in other processes (dist/): games come from and weights go to the exchange, and
+  // Actors in other processes (distributed/): games come from and weights go to the exchange, and
   // no actor thread or inference engine runs here. Not with selfplay.synchronous or eval.gate.
   GameExchange* exchange = nullptr;
   // Data-parallel learners (data_parallel.h; with `exchange` only): this process is one rank

@@ -2,8 +2,8 @@
 
 #include <iostream>
 
-#include "nn/poly_backprop.h"
-#include "nn/poly_learner.h"
+#include "nn/poly/backprop.h"
+#include "nn/poly/learner.h"
 #include "optim/plain_optimizer.h"
 #include "optim/scheduler_factory.h"
 #include "util/error.h"

@@ -1,7 +1,7 @@
 // What the trainer (trainer.h) drives: a learner of either kind behind one interface, so
 // that the trainer itself needs no LibTorch.
 //
-//   "poly"   PolyLearner (poly_learner.h): the kernels polyc generates for the forward and
+//   "poly"   PolyLearner (nn/poly/learner.h): the kernels polyc generates for the forward and
 //            backward pass, the optimisers on plain arrays; no LibTorch. Its state is a
 //            safetensors file (learner.safetensors).
 //   "torch"  Learner (learner.h): LibTorch's ops, autograd and optimisers, in a build with

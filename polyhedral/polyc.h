@@ -14,15 +14,15 @@
 #include <string>
 #include <vector>
 
-#include "polyhedral/isl_context.h"
-#include "polyhedral/matmul_packing.h"
-#include "polyhedral/register_blocking.h"
+#include "polyhedral/ir/isl_context.h"
 #include "polyhedral/report.h"
-#include "polyhedral/scheduler.h"
+#include "polyhedral/runtime/tuner.h"
 #include "polyhedral/stage_budget.h"
-#include "polyhedral/tiling.h"
-#include "polyhedral/time_tiling.h"
-#include "polyhedral/tuner.h"
+#include "polyhedral/transform/matmul_packing.h"
+#include "polyhedral/transform/register_blocking.h"
+#include "polyhedral/transform/scheduler.h"
+#include "polyhedral/transform/tiling.h"
+#include "polyhedral/transform/time_tiling.h"
 
 namespace pz::poly {
 

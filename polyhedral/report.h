@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "polyhedral/footprint.h"
+#include "polyhedral/analysis/footprint.h"
 
 namespace pz::poly {
 

@@ -24,7 +24,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "polyhedral/isl_context.h"
+#include "polyhedral/ir/isl_context.h"
 #include "util/error.h"
 
 namespace pz::poly {

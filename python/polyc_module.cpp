@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "polyhedral/cache_info.h"
+#include "polyhedral/analysis/cache_info.h"
 #include "polyhedral/polyc.h"
 #include "python/bindings.h"
 #include "python/errors.h"

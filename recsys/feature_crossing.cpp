@@ -4,10 +4,10 @@
 #include <functional>
 #include <stdexcept>
 
-#include "polyhedral/builder.h"
-#include "polyhedral/cache_info.h"
-#include "polyhedral/jit.h"
-#include "polyhedral/kernel_writer.h"
+#include "polyhedral/analysis/cache_info.h"
+#include "polyhedral/codegen/kernel_writer.h"
+#include "polyhedral/frontend/builder.h"
+#include "polyhedral/runtime/jit.h"
 
 namespace pz::recsys {
 

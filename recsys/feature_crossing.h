@@ -53,7 +53,7 @@ std::string feature_crossing_source(const CrossingShape& shape, std::vector<Cros
 class FeatureCrossing {
  public:
   // Generates and compiles the kernels (cached on disk by the JIT: `cache_dir`, or the
-  // JIT's default cache, polyhedral/jit.h, when empty). Throws std::runtime_error when the C
+  // JIT's default cache, polyhedral/runtime/jit.h, when empty). Throws std::runtime_error when the C
   // compiler fails, std::invalid_argument for non-positive sizes.
   explicit FeatureCrossing(const CrossingShape& shape, const std::string& cache_dir = "");
   ~FeatureCrossing();

@@ -11,7 +11,7 @@ packages=(
   # libraries
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcpp-httplib-dev libsqlite3-dev libisl-dev
-  # distributed runs (dist/): the Redis client and zlib; the server and redis-cli for the
+  # distributed runs (distributed/): the Redis client and zlib; the server and redis-cli for the
   # tests and scripts/cluster-example.sh; Gloo (c10d's transport) for several learners per run
   libhiredis-dev zlib1g-dev redis-server redis-tools libgloo-dev
   # LibTorch (CPU). Its generic BLAS is reference BLAS unless OpenBLAS is installed:

@@ -1,4 +1,4 @@
-"""Checks a run's metrics.jsonl after a kill and a resume (the resume tests of nn/ and dist/).
+"""Checks a run's metrics.jsonl after a kill and a resume (the resume tests of nn/ and distributed/).
 
 usage: check_resume.py BEFORE AFTER CHECKPOINT_STEP [TARGET_STEP]
 

@@ -16,12 +16,12 @@
 #include <unistd.h>
 
 #include "games/registry.h"
+#include "mcts/search.h"
 #include "nn/backend.h"
 #include "nn/inference_engine.h"
 #include "nn/network.h"
-#include "mcts/search.h"
-#include "nn/poly_network.h"
-#include "nn/poly_winograd.h"
+#include "nn/poly/network.h"
+#include "nn/poly/winograd.h"
 #include "util/error.h"
 #include "util/files.h"
 #include "util/rng.h"

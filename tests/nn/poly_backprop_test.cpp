@@ -1,9 +1,9 @@
-// The learner's pass without LibTorch (nn/poly_backprop.h): the network's slots as network.h
+// The learner's pass without LibTorch (nn/poly/backprop.h): the network's slots as network.h
 // names them, PyTorch's default initialisation, gradients that are the loss's slope (central
 // differences along the gradient itself), errors for weights or batches that do not fit, and
 // plain SGD lowering the loss of a batch. Its agreement with LibTorch's autograd is checked
 // where LibTorch is (tests/nn/poly_training_test.cpp).
-#include "nn/poly_backprop.h"
+#include "nn/poly/backprop.h"
 
 #include <gtest/gtest.h>
 

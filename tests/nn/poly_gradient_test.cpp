@@ -1,4 +1,4 @@
-// Finite-difference checks of the poly learner's gradient kernels (nn/poly_layer_kernels.h),
+// Finite-difference checks of the poly learner's gradient kernels (nn/poly/layer_kernels.h),
 // generated with double arrays: for every layer kind, on tiny shapes with odd sizes, the
 // backward kernels' gradients of L = Σ r ⊙ forward(inputs) (r random) against central
 // differences (L(v + h) − L(v − h)) / 2h of the forward kernels, for every element of every
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "nn/poly_layer_kernels.h"
-#include "polyhedral/jit.h"
+#include "nn/poly/layer_kernels.h"
+#include "polyhedral/runtime/jit.h"
 
 namespace pz::nn {
 namespace {

@@ -1,8 +1,8 @@
-// The learner without LibTorch (nn/poly_learner.h): it lowers a batch's loss, follows its
+// The learner without LibTorch (nn/poly/learner.h): it lowers a batch's loss, follows its
 // schedule, clips, refuses a step whose loss is not finite without touching the weights, and
 // its saved state continues a run exactly. Its steps against the LibTorch learner's are in
 // tests/nn/poly_training_test.cpp.
-#include "nn/poly_learner.h"
+#include "nn/poly/learner.h"
 
 #include <gtest/gtest.h>
 

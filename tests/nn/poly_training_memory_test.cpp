@@ -1,4 +1,4 @@
-// The poly learner step's buffers (nn/poly_training_memory.h): live ranges from the step's
+// The poly learner step's buffers (nn/poly/training_memory.h): live ranges from the step's
 // order and from what each layer's autograd function keeps, and the storage planner's
 // placement, on a plan small enough to work out by hand; then on real networks.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <map>
 
 #include "games/registry.h"
-#include "nn/poly_training_memory.h"
+#include "nn/poly/training_memory.h"
 
 namespace pz::nn {
 namespace {

@@ -1,9 +1,9 @@
-// The poly learner's network pass (poly_training.h) against LibTorch's network on the same
+// The poly learner's network pass (nn/poly/training.h) against LibTorch's network on the same
 // weights: outputs, the batch-norm running statistics, and through autograd the gradient
 // of every parameter, for both network types, scalar and win/draw/loss value heads,
 // board-sized and flat policies, the auxiliary heads (ownership, score), channel counts and
 // boards that divide no register block, and odd batches. The same without LibTorch
-// (poly_backprop.h) against a torch learner's step. Then the learner: a poly learner's steps
+// (nn/poly/backprop.h) against a torch learner's step. Then the learner: a poly learner's steps
 // track a torch learner's.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
@@ -16,10 +16,10 @@
 #include "nn/checkpoint.h"
 #include "nn/learner.h"
 #include "nn/network.h"
-#include "nn/poly_backprop.h"
-#include "nn/poly_learner.h"
-#include "nn/poly_training.h"
-#include "nn/poly_training_report.h"
+#include "nn/poly/backprop.h"
+#include "nn/poly/learner.h"
+#include "nn/poly/training.h"
+#include "nn/poly/training_report.h"
 #include "solve/solver.h"
 #include "tests/nn/random_batch.h"
 #include "util/rng.h"
@@ -182,7 +182,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"othello:size=6", with_auxiliary_heads(config("pooled", 2, 6, "wdl")), 2, 4096}),
     case_name);
 
-// The learner's pass without LibTorch (poly_backprop.h) against a torch learner's step on the
+// The learner's pass without LibTorch (nn/poly/backprop.h) against a torch learner's step on the
 // same weights and batch: the loss and its terms, every parameter's gradient (the step of
 // SGD at lr 1 is the gradient) and the moved running statistics.
 class PolyBackpropTest : public PolyTrainingNetTest {};
@@ -404,7 +404,7 @@ TEST(PolyLearner, ResumesWithTheSameStepsAndWeights) {
   fs::remove(state);
 }
 
-// The learner without LibTorch (poly_learner.h) from the torch learner's initial weights:
+// The learner without LibTorch (nn/poly/learner.h) from the torch learner's initial weights:
 // its first steps are the torch learner's to rounding, and over 500 steps of tic-tac-toe its
 // loss curve is the torch learner's (means over windows of 50 steps, as above).
 TEST(PolyLearnerWithoutTorch, StepsAndLossCurveAreTheTorchLearners) {

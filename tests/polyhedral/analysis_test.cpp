@@ -7,18 +7,18 @@
 #include <filesystem>
 #include <fstream>
 
-#include "polyhedral/builder.h"
-#include "polyhedral/c_frontend.h"
-#include "polyhedral/cache_info.h"
-#include "polyhedral/dependences.h"
-#include "polyhedral/footprint.h"
-#include "polyhedral/isl_context.h"
-#include "polyhedral/legality.h"
-#include "polyhedral/loop_order.h"
-#include "polyhedral/parallel_marks.h"
+#include "polyhedral/analysis/cache_info.h"
+#include "polyhedral/analysis/dependences.h"
+#include "polyhedral/analysis/footprint.h"
+#include "polyhedral/analysis/legality.h"
+#include "polyhedral/frontend/builder.h"
+#include "polyhedral/frontend/c_frontend.h"
+#include "polyhedral/ir/isl_context.h"
 #include "polyhedral/polyc.h"
-#include "polyhedral/scheduler.h"
-#include "polyhedral/tiling.h"
+#include "polyhedral/transform/loop_order.h"
+#include "polyhedral/transform/parallel_marks.h"
+#include "polyhedral/transform/scheduler.h"
+#include "polyhedral/transform/tiling.h"
 #include "tests/polyhedral/scop_of.h"
 
 namespace pz::poly {

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <string>
 
-#include "polyhedral/isl_context.h"
-#include "polyhedral/point_count.h"
+#include "polyhedral/ir/isl_context.h"
+#include "polyhedral/ir/point_count.h"
 #include "polyhedral/polyc.h"
 #include "tests/polyhedral/compile_run.h"
 

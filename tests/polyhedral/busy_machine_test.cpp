@@ -1,4 +1,4 @@
-// What polyc's output does on a busy machine (polyhedral/busy_machine.h): where the team size
+// What polyc's output does on a busy machine (polyhedral/codegen/busy_machine.h): where the team size
 // helper goes, that it compiles as C and C++ without warnings, the team it picks from a
 // runnable count it is given (a file standing in for /proc/loadavg), and the stack a
 // program's threads start with.
@@ -11,7 +11,7 @@
 
 #include <unistd.h>
 
-#include "polyhedral/busy_machine.h"
+#include "polyhedral/codegen/busy_machine.h"
 #include "polyhedral/polyc.h"
 #include "tests/polyhedral/compile_run.h"
 

@@ -4,10 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "polyhedral/builder.h"
-#include "polyhedral/dependences.h"
-#include "polyhedral/footprint.h"
-#include "polyhedral/isl_context.h"
+#include "polyhedral/analysis/dependences.h"
+#include "polyhedral/analysis/footprint.h"
+#include "polyhedral/frontend/builder.h"
+#include "polyhedral/ir/isl_context.h"
 #include "polyhedral/polyc.h"
 #include "polyhedral/report.h"
 

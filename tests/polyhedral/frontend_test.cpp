@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "polyhedral/builder.h"
-#include "polyhedral/c_frontend.h"
-#include "polyhedral/frontend_error.h"
-#include "polyhedral/isl_context.h"
+#include "polyhedral/frontend/builder.h"
+#include "polyhedral/frontend/c_frontend.h"
+#include "polyhedral/frontend/frontend_error.h"
+#include "polyhedral/ir/isl_context.h"
 #include "polyhedral/polyc.h"
 
 namespace pz::poly {

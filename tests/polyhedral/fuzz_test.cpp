@@ -25,13 +25,13 @@
 #include <string>
 #include <vector>
 
-#include "polyhedral/builder.h"
-#include "polyhedral/c_frontend.h"
-#include "polyhedral/dependences.h"
-#include "polyhedral/isl_context.h"
-#include "polyhedral/legality.h"
-#include "polyhedral/parallel_marks.h"
+#include "polyhedral/analysis/dependences.h"
+#include "polyhedral/analysis/legality.h"
+#include "polyhedral/frontend/builder.h"
+#include "polyhedral/frontend/c_frontend.h"
+#include "polyhedral/ir/isl_context.h"
 #include "polyhedral/polyc.h"
+#include "polyhedral/transform/parallel_marks.h"
 #include "tests/polyhedral/compile_run.h"
 
 namespace pz::poly {

@@ -10,8 +10,8 @@
 #include <fstream>
 #include <string>
 
-#include "polyhedral/jit.h"
 #include "polyhedral/polyc.h"
+#include "polyhedral/runtime/jit.h"
 
 namespace pz::poly {
 namespace {

@@ -5,14 +5,14 @@
 
 #include <string>
 
-#include "polyhedral/builder.h"
-#include "polyhedral/kernel_writer.h"
+#include "polyhedral/codegen/kernel_writer.h"
+#include "polyhedral/frontend/builder.h"
 
 namespace pz::poly {
 namespace {
 
 // A mask and two channel sums over the batch and the board, in one sweep (the ReLU and
-// batch-norm backward of nn/poly_layer_kernels.cpp).
+// batch-norm backward of nn/poly/layer_kernels.cpp).
 KernelWriter one_sweep(KernelWriter::Order order) {
   KernelWriter w("pz_sweep", {{"y", "[9][32]"}, {"dy", "[9][32]"}, {"g", "[9][32]", true}, {"sum", "", true}, {"sq", "", true}});
   w.nest(

@@ -5,9 +5,9 @@
 
 #include <stdexcept>
 
-#include "polyhedral/builder.h"
-#include "polyhedral/isl_context.h"
-#include "polyhedral/layout.h"
+#include "polyhedral/frontend/builder.h"
+#include "polyhedral/ir/isl_context.h"
+#include "polyhedral/transform/layout.h"
 
 namespace pz::poly {
 namespace {

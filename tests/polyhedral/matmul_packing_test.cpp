@@ -9,13 +9,13 @@
 #include <map>
 #include <string>
 
-#include "polyhedral/c_frontend.h"
-#include "polyhedral/builder.h"
-#include "polyhedral/isl_context.h"
-#include "polyhedral/matmul_packing.h"
+#include "polyhedral/frontend/builder.h"
+#include "polyhedral/frontend/c_frontend.h"
+#include "polyhedral/ir/isl_context.h"
 #include "polyhedral/polyc.h"
-#include "tests/polyhedral/scop_of.h"
+#include "polyhedral/transform/matmul_packing.h"
 #include "tests/polyhedral/compile_run.h"
+#include "tests/polyhedral/scop_of.h"
 
 namespace pz::poly {
 namespace {

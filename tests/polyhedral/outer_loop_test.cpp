@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "polyhedral/c_frontend.h"
-#include "polyhedral/builder.h"
-#include "polyhedral/isl_context.h"
-#include "polyhedral/outer_loop.h"
+#include "polyhedral/frontend/builder.h"
+#include "polyhedral/frontend/c_frontend.h"
+#include "polyhedral/ir/isl_context.h"
+#include "polyhedral/transform/outer_loop.h"
 #include "tests/polyhedral/scop_of.h"
 
 #include <isl/union_map.h>

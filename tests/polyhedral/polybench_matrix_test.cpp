@@ -42,10 +42,10 @@
 #include <vector>
 
 #include "bench/polyc_bench.h"
-#include "polyhedral/cache_info.h"
+#include "polyhedral/analysis/cache_info.h"
+#include "polyhedral/frontend/preprocess.h"
 #include "polyhedral/polyc.h"
-#include "polyhedral/preprocess.h"
-#include "polyhedral/shell.h"
+#include "polyhedral/runtime/shell.h"
 #include "tests/polyhedral/compile_run.h"
 
 namespace pz::poly {

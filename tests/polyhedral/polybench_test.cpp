@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "bench/polyc_bench.h"
-#include "polyhedral/c_frontend.h"
-#include "polyhedral/frontend_error.h"
+#include "polyhedral/frontend/c_frontend.h"
+#include "polyhedral/frontend/frontend_error.h"
+#include "polyhedral/frontend/preprocess.h"
 #include "polyhedral/polyc.h"
-#include "polyhedral/preprocess.h"
 #include "tests/polyhedral/compile_run.h"
 
 namespace pz::poly {

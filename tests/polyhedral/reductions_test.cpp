@@ -1,4 +1,4 @@
-// Reductions (polyhedral/reductions.h): which statements are reductions, which loops they
+// Reductions (polyhedral/transform/reductions.h): which statements are reductions, which loops they
 // make parallel, and that the generated OpenMP reduction runs right with 2 threads; innermost
 // sums kept in a vectorised scalar (accumulating_statements).
 #include <gtest/gtest.h>
@@ -7,12 +7,12 @@
 
 #include <filesystem>
 
-#include "polyhedral/c_frontend.h"
-#include "polyhedral/isl_context.h"
+#include "polyhedral/frontend/c_frontend.h"
+#include "polyhedral/ir/isl_context.h"
 #include "polyhedral/polyc.h"
-#include "polyhedral/reductions.h"
-#include "tests/polyhedral/scop_of.h"
+#include "polyhedral/transform/reductions.h"
 #include "tests/polyhedral/compile_run.h"
+#include "tests/polyhedral/scop_of.h"
 
 namespace pz::poly {
 namespace {

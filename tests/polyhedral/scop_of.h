@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "polyhedral/builder.h"
-#include "polyhedral/c_frontend.h"
-#include "polyhedral/isl_context.h"
+#include "polyhedral/frontend/builder.h"
+#include "polyhedral/frontend/c_frontend.h"
+#include "polyhedral/ir/isl_context.h"
 
 namespace pz::poly::test_support {
 

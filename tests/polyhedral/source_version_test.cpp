@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "polyhedral/inner_loops.h"
+#include "polyhedral/analysis/inner_loops.h"
 #include "polyhedral/polyc.h"
 #include "tests/polyhedral/compile_run.h"
 

@@ -4,9 +4,9 @@
 
 #include <stdexcept>
 
-#include "polyhedral/builder.h"
-#include "polyhedral/isl_context.h"
-#include "polyhedral/storage_plan.h"
+#include "polyhedral/frontend/builder.h"
+#include "polyhedral/ir/isl_context.h"
+#include "polyhedral/transform/storage_plan.h"
 
 namespace pz::poly {
 namespace {

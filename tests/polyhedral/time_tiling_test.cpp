@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "polyhedral/c_frontend.h"
-#include "polyhedral/dependences.h"
-#include "polyhedral/isl_context.h"
-#include "polyhedral/legality.h"
-#include "polyhedral/parallel_marks.h"
+#include "polyhedral/analysis/dependences.h"
+#include "polyhedral/analysis/legality.h"
+#include "polyhedral/frontend/c_frontend.h"
+#include "polyhedral/ir/isl_context.h"
 #include "polyhedral/polyc.h"
-#include "polyhedral/time_tiling.h"
+#include "polyhedral/transform/parallel_marks.h"
+#include "polyhedral/transform/time_tiling.h"
 #include "tests/polyhedral/scop_of.h"
 
 namespace pz::poly {

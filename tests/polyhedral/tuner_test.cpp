@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "polyhedral/c_frontend.h"
-#include "tests/polyhedral/compile_run.h"
-#include "polyhedral/isl_context.h"
+#include "polyhedral/frontend/c_frontend.h"
+#include "polyhedral/ir/isl_context.h"
 #include "polyhedral/polyc.h"
-#include "polyhedral/tuner.h"
+#include "polyhedral/runtime/tuner.h"
+#include "tests/polyhedral/compile_run.h"
 
 namespace pz::poly {
 namespace {

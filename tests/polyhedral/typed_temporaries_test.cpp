@@ -24,11 +24,11 @@
 #include <vector>
 
 #include "bench/polyc_bench.h"
-#include "polyhedral/busy_machine.h"
-#include "polyhedral/c_frontend.h"
+#include "polyhedral/codegen/busy_machine.h"
+#include "polyhedral/frontend/c_frontend.h"
+#include "polyhedral/frontend/preprocess.h"
 #include "polyhedral/polyc.h"
-#include "polyhedral/preprocess.h"
-#include "polyhedral/shell.h"
+#include "polyhedral/runtime/shell.h"
 #include "tests/polyhedral/compile_run.h"
 
 namespace pz::poly {

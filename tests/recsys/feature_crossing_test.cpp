@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "polyhedral/matmul_packing.h"
+#include "polyhedral/transform/matmul_packing.h"
 #include "recsys/feature_crossing.h"
 
 namespace pz::recsys {
