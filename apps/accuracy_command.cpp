@@ -12,6 +12,7 @@
 #include "arena/player_factory.h"
 #include "solve/accuracy.h"
 #include "util/error.h"
+#include "util/stop_signal.h"
 
 namespace pz::apps {
 
@@ -74,6 +75,7 @@ void add_accuracy_command(CLI::App& app) {
         throw util::UsageError("--player " + spec + ": accuracy measures an AI; a person cannot be asked for thousands of moves");
       }
     }
+    const auto& stop = util::install_stop_signal_handlers();
     solve::PositionSet set;
     const std::string prefix = "generate:";
     if (args->positions.rfind(prefix, 0) == 0) {
@@ -88,18 +90,22 @@ void add_accuracy_command(CLI::App& app) {
       o.engine = args->engine;
       o.solve_seconds = args->solve_seconds;
       if (!args->plies.empty()) std::tie(o.min_ply, o.max_ply) = parse_plies(args->plies);
+      o.stop = &stop;
       solve::GenerateStats stats;
       set = solve::generate_positions(*game, o, &stats);
-      std::fprintf(stderr, "%zu positions labelled in %.1f s (skipped: %d over the solve budget, %d where every move is equal)\n",
-                   set.positions.size(), stats.seconds, stats.skipped_over_budget, stats.skipped_no_choice);
-      if (!args->save.empty()) solve::save_positions(args->save, set);
+      std::fprintf(stderr, "%zu positions labelled in %.1f s (skipped: %d over the solve budget, %d where every move is equal)%s\n",
+                   set.positions.size(), stats.seconds, stats.skipped_over_budget, stats.skipped_no_choice,
+                   stats.stopped ? "; stopped by Ctrl-C" : "");
+      // Ctrl-C keeps what was labelled: saved, then measured.
+      if (!args->save.empty() && !set.positions.empty()) solve::save_positions(args->save, set);
     } else {
       if (!args->save.empty()) throw util::UsageError("--save goes with --positions generate:N");
       set = solve::load_positions(args->positions, *game);
     }
     if (set.positions.empty()) throw util::UsageError("no positions to measure on");
     for (const std::string& spec : args->players) {
-      const solve::AccuracyReport r = solve::measure_accuracy(*game, set, spec, args->seed);
+      const solve::AccuracyReport r = solve::measure_accuracy(*game, set, spec, args->seed, &stop);
+      if (r.stopped) std::fprintf(stderr, "stopped by Ctrl-C: %s measured on the first %d positions\n", spec.c_str(), r.all.positions);
       if (args->json) {
         nlohmann::json phases = nlohmann::json::array(), difficulty = nlohmann::json::array();
         for (const auto& s : r.by_phase) phases.push_back(share_json(s));

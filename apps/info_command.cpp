@@ -40,6 +40,17 @@ void add_info_command(CLI::App& app) {
                 << "checkpoints: " << steps.size();
       if (!steps.empty()) std::cout << " (newest at step " << steps.back() << ")";
       std::cout << "\n";
+      if (!steps.empty()) {
+        // The learner that wrote the newest checkpoint, by its state file (run_dir.h).
+        const std::string dir = run.checkpoint_dir(steps.back());
+        const bool poly = std::filesystem::exists(dir + "/learner.safetensors", ec);
+        const bool torch = std::filesystem::exists(dir + "/learner.pt", ec);
+        std::cout << "learner: "
+                  << (poly    ? "poly, without LibTorch (learner.safetensors: resumes in either build)"
+                      : torch ? "LibTorch's (learner.pt: resumes in a build with LibTorch)"
+                              : "no learner state in the newest checkpoint")
+                  << "\n";
+      }
       if (std::filesystem::exists(run.latest_model_path(), ec)) {
         std::cout << nn::describe_model(nn::read_model_info(run.latest_model_path()), run.latest_model_path());
       }

@@ -10,6 +10,7 @@
 #include "apps/game_args.h"
 #include "arena/match.h"
 #include "arena/player_factory.h"
+#include "util/stop_signal.h"
 
 namespace pz::apps {
 
@@ -33,12 +34,14 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--max-moves", args->match.max_moves, "adjudicate a draw after this many moves (0: never)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--json", args->json, "one JSON object: wins, draws, losses, games and every game's record");
   cmd->add_flag("--quiet,-q", args->quiet, "no line per game");
-  cmd->footer("Players are written kind[:key=value,...]:\n" + arena::describe_player_kinds());
+  cmd->footer("Ctrl-C stops the match and reports the games finished so far.\nPlayers are written kind[:key=value,...]:\n" +
+              arena::describe_player_kinds());
   cmd->callback([args] {
     auto game = args->game.make();
     args->match.seed = static_cast<std::uint64_t>(args->seed);
     const bool per_game = !args->json && !args->quiet;
     const bool solo = game->info().num_players == 1;
+    args->match.stop = &util::install_stop_signal_handlers();
     const auto result = arena::play_match(*game, args->match, [&](const arena::GameResult& g) {
       if (!per_game) return;
       if (solo) {
@@ -55,6 +58,9 @@ void add_match_command(CLI::App& app) {
       }
       std::fflush(stdout);
     });
+    if (result.interrupted) {
+      std::fprintf(stderr, "stopped by Ctrl-C after %d of %d games\n", result.played(), args->match.games);
+    }
     const auto p1_scores = arena::summarize_scores(result.games);
     const auto p2_scores = arena::summarize_scores(result.p2_games);
     const auto score_json = [](const arena::ScoreSummary& s) {

@@ -167,10 +167,15 @@ MatchResult play_match(const games::Game& game, const MatchOptions& options,
   std::atomic<int> next{0};
   std::mutex mutex;
   std::exception_ptr error;
+  std::vector<char> finished(static_cast<std::size_t>(options.games), 0);
+  const auto stopped = [&] { return options.stop && options.stop->load(); };
+  PlayOptions play;
+  play.max_moves = options.max_moves;
+  if (options.stop) play.should_stop = stopped;
   auto worker = [&] {
     for (;;) {
       const int index = next.fetch_add(1);
-      if (index >= options.games) return;
+      if (index >= options.games || stopped()) return;
       try {
         const auto i = static_cast<std::uint64_t>(index);
         GameResult result, p2_result;
@@ -178,13 +183,13 @@ MatchResult play_match(const games::Game& game, const MatchOptions& options,
           auto p1 = make_player(options.p1, game, derive_seed(options.seed, i, 1));
           Player* seat[1] = {p1.get()};
           util::Rng chance(derive_seed(options.seed, i, 3));
-          result = play_game(game, seat, chance, options.max_moves);
+          result = play_game(game, seat, chance, play);
           p2_result.returns = result.returns;  // no p2: a draw with itself
           if (!options.p2.empty()) {
             auto p2 = make_player(options.p2, game, derive_seed(options.seed, i, 2));
             seat[0] = p2.get();
             util::Rng same_chance(derive_seed(options.seed, i, 3));
-            p2_result = play_game(game, seat, same_chance, options.max_moves);
+            p2_result = play_game(game, seat, same_chance, play);
             p2_result.index = index;
           }
           const double mine = result.returns[0], theirs = p2_result.returns[0];
@@ -197,14 +202,16 @@ MatchResult play_match(const games::Game& game, const MatchOptions& options,
           Player* seat[2] = {p1.get(), p2.get()};
           if (result.p1_seat == 1) std::swap(seat[0], seat[1]);
           const int p1_seat = result.p1_seat;
-          result = play_game(game, seat, chance, options.max_moves);
+          result = play_game(game, seat, chance, play);
           result.p1_seat = p1_seat;
           const double mine = result.returns[static_cast<std::size_t>(p1_seat)];
           const double theirs = result.returns[static_cast<std::size_t>(1 - p1_seat)];
           result.p1_outcome = mine > theirs ? Outcome::kWin : mine < theirs ? Outcome::kLoss : Outcome::kDraw;
         }
         result.index = index;
+        if (result.interrupted || p2_result.interrupted) return;
         std::lock_guard lock(mutex);
+        finished[static_cast<std::size_t>(index)] = 1;
         match.games[static_cast<std::size_t>(index)] = result;
         if (!match.p2_games.empty()) match.p2_games[static_cast<std::size_t>(index)] = p2_result;
         if (on_game) on_game(result);
@@ -222,6 +229,18 @@ MatchResult play_match(const games::Game& game, const MatchOptions& options,
   worker();
   for (auto& th : pool) th.join();
   if (error) std::rethrow_exception(error);
+  if (std::find(finished.begin(), finished.end(), 0) != finished.end()) {
+    // Stopped: only the finished games are results.
+    match.interrupted = true;
+    const auto keep_finished = [&](std::vector<GameResult>& games) {
+      std::vector<GameResult> kept;
+      for (std::size_t i = 0; i < games.size(); ++i)
+        if (finished[i]) kept.push_back(games[i]);
+      games = std::move(kept);
+    };
+    keep_finished(match.games);
+    if (!match.p2_games.empty()) keep_finished(match.p2_games);
+  }
   for (const auto& g : match.games) {
     match.wins += g.p1_outcome == Outcome::kWin;
     match.draws += g.p1_outcome == Outcome::kDraw;

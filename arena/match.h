@@ -13,6 +13,7 @@
 // asked for its seat's action, and every player is then told the joint action seat by seat.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -34,6 +35,9 @@ struct MatchOptions {
   int threads = 1;          // games played in parallel
   std::uint64_t seed = 1;
   int max_moves = 0;        // 0: no limit beyond the game's; a game cut short is a draw
+  // Set from any thread to stop the match (Ctrl-C): no game starts after it, and games in
+  // progress end unfinished; MatchResult then holds only the finished games.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct GameResult {
@@ -60,6 +64,7 @@ struct MatchResult {
   std::vector<GameResult> games;        // by index
   // Single-player games: p2's games (same chance seeds), empty without p2.
   std::vector<GameResult> p2_games;
+  bool interrupted = false;  // MatchOptions::stop ended it before every game was played
   int played() const { return wins + draws + losses; }
   double score() const { return played() > 0 ? (wins + 0.5 * draws) / played() : 0.0; }
 };

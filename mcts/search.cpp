@@ -202,6 +202,7 @@ void Search::begin() {
 bool Search::budget_open() const {
   if (config_.stop_when_proven && root_->is_proven()) return false;
   if (has_deadline_ && std::chrono::steady_clock::now() >= deadline_) return false;
+  if (stop_ && stop_->load(std::memory_order_relaxed)) return false;
   return true;
 }
 

@@ -77,6 +77,9 @@ class Search {
   // --- Blocking search ---------------------------------------------------------------
   // Runs until the budget is spent, on config().threads threads.
   SearchReport run(Evaluator& evaluator);
+  // A flag set from another thread (Ctrl-C) ends run() and the stepping searches at their
+  // next budget check, as a spent budget does: the tree and report stay valid. nullptr: none.
+  void set_stop(const std::atomic<bool>* stop) { stop_ = stop; }
 
   // --- Stepping (one thread, many searches in lockstep) -------------------------------
   void begin();
@@ -192,6 +195,7 @@ class Search {
   alignas(64) std::chrono::steady_clock::time_point start_{};
   std::chrono::steady_clock::time_point deadline_{};
   bool has_deadline_ = false;
+  const std::atomic<bool>* stop_ = nullptr;
   std::int64_t root_visits_at_begin_ = 0;  // simulations done = root visits gained since begin()
   // Simulations this search may start: the count and max_visits limits (begin()).
   bool limit_simulations_ = false;

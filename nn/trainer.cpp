@@ -51,8 +51,6 @@ TrainConfig load_run_config(const std::string& run_dir) {
   return parse_train_config(j);
 }
 
-namespace {
-
 LearnerConfig learner_config(const TrainConfig& config) {
   LearnerConfig lc;
   lc.network = config.network;
@@ -64,8 +62,6 @@ LearnerConfig learner_config(const TrainConfig& config) {
   lc.backend = config.learner_backend;
   return lc;
 }
-
-}  // namespace
 
 void check_train_config(const TrainConfig& config) {
   const auto game = games::make_game(config.game);

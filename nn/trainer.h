@@ -40,6 +40,7 @@
 
 #include "nn/data_parallel.h"
 #include "nn/game_exchange.h"
+#include "nn/learner_config.h"
 #include "nn/train_config.h"
 
 namespace pz::nn {
@@ -84,6 +85,10 @@ TrainResult train(const TrainConfig& config, const TrainOptions& options);
 // against the network's parameters) and the schedule, every evaluation opponent's player
 // spec, and the gate's openings. Throws util::UsageError naming the field.
 void check_train_config(const TrainConfig& config);
+
+// The learner's part of a run's config: the network, optimiser, schedule, loss weights and
+// learner backend (what make_training_learner takes).
+LearnerConfig learner_config(const TrainConfig& config);
 
 // The config of an existing run (its config.json).
 TrainConfig load_run_config(const std::string& run_dir);

@@ -13,5 +13,7 @@ void bind_players(pybind11::module_& m);   // players_module.cpp: Player, player
 void bind_solve(pybind11::module_& m);     // solve_module.cpp: solve, Solution, SolvedMove
 void bind_polyc(pybind11::module_& m);     // polyc_module.cpp: polyc
 void bind_train(pybind11::module_& m);     // train_module.cpp: train, train_config, TrainResult
+void bind_model(pybind11::module_& m);     // model_module.cpp: load_model, Model
+void bind_tournament(pybind11::module_& m);  // tournament_module.cpp: tournament
 
 }  // namespace pz::python

@@ -9,7 +9,7 @@
 namespace py = pybind11;
 
 PYBIND11_MODULE(polyzero, m) {
-  m.doc() = "polyzero from Python: games, search (MCTS with Python evaluators), players, matches, exact solvers, polyc and training";
+  m.doc() = "polyzero from Python: games, search (MCTS with Python evaluators), players, matches, exact solvers, polyc and training, checkpoints on numpy batches";
   pz::python::register_players_and_networks();
   m.attr("has_libtorch") = pz::python::has_libtorch();
   pz::python::bind_errors(m);
@@ -19,4 +19,6 @@ PYBIND11_MODULE(polyzero, m) {
   pz::python::bind_solve(m);
   pz::python::bind_polyc(m);
   pz::python::bind_train(m);
+  pz::python::bind_model(m);
+  pz::python::bind_tournament(m);
 }

@@ -1,6 +1,6 @@
 // polyzero.player(spec, game) and polyzero.match(game, p1, p2): the arena's players by spec
 // (arena/player_factory.h) and matches between two specs (arena/match.h), run with the GIL
-// released.
+// released; Ctrl-C stops a match.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -13,6 +13,7 @@
 #include "python/bindings.h"
 #include "python/errors.h"
 #include "python/games_module.h"
+#include "python/interruptible.h"
 #include "python/search_result.h"
 
 namespace py = pybind11;
@@ -100,8 +101,15 @@ arena::MatchResult run_match(py::handle game_arg, const std::string& p1, const s
   options.threads = threads;
   options.seed = seed;
   options.max_moves = max_moves;
-  py::gil_scoped_release release;
-  return arena::play_match(*game, options);
+  arena::MatchResult result;
+  // Ctrl-C: no new game starts, games in progress end unfinished, then KeyboardInterrupt.
+  run_interruptibly(
+      [&](const std::atomic<bool>& stop) {
+        options.stop = &stop;
+        result = arena::play_match(*game, options);
+      },
+      [] {});
+  return result;
 }
 
 void bind_match_results(py::module_& m) {

@@ -145,6 +145,10 @@ class MatchResult:
 
 def match(game: Union[Game, str], p1: str, p2: str = "", games: int = 2, threads: int = 1, seed: int = 1,
           max_moves: int = 0) -> MatchResult: ...
+def tournament(game: Union[Game, str], players: Sequence[str], *, games: int = 10, format: str = "round-robin",
+               concurrency: int = 1, openings: str = "", db: str = ":memory:", seed: int = 1, max_moves: int = 0,
+               anchor: Optional[str] = None, anchor_elo: float = 0.0,
+               on_game: Optional[Callable[[str, str, str, int], None]] = None) -> dict[str, Any]: ...
 
 class SolvedMove:
     action: int
@@ -165,6 +169,9 @@ class Solution:
 
 def solve(state: State, *, seconds: float = 60.0, nodes: int = 0, each_move: bool = False,
           weak: bool = False) -> Solution: ...
+def accuracy(game: Union[Game, str], players: Sequence[str], *, positions: str = "generate:200", seed: int = 1,
+             plies: Optional[Tuple[int, int]] = None, engine: str = "uct:sims=200", solve_seconds: float = 10.0,
+             save: str = "") -> list[dict[str, Any]]: ...
 
 def polyc(source: str, **options: Any) -> str: ...
 
@@ -178,7 +185,38 @@ class TrainResult:
     interrupted: bool
     seconds: float
 
+class Learner:
+    step_count: int
+    lr: float
+    config: dict[str, Any]
+    state_file_name: str
+    def __init__(self, game: str, config: Optional[dict[str, Any]] = None, set: Sequence[str] = (),
+                 seed: int = 1) -> None: ...
+    def step(self, observations: npt.ArrayLike, policies: npt.ArrayLike, values: npt.ArrayLike,
+             policy_mask: Optional[npt.ArrayLike] = None, ownership: Optional[npt.ArrayLike] = None,
+             score: Optional[npt.ArrayLike] = None, auxiliary_mask: Optional[npt.ArrayLike] = None) -> dict[str, float]: ...
+    def weights(self) -> dict[str, npt.NDArray[np.float32]]: ...
+    def save_model(self, path: str) -> None: ...
+    def load_model(self, path: str) -> None: ...
+    def save_state(self, path: str) -> None: ...
+    def load_state(self, path: str) -> None: ...
+
 def train_config(game: str, config: Optional[dict[str, Any]] = None, set: Sequence[str] = ()) -> dict[str, Any]: ...
 def train(*, game: str = "", config: Optional[dict[str, Any]] = None, set: Sequence[str] = (), run_dir: str = "",
           resume: str = "", steps: int = 0, minutes: float = 0.0,
           on_metrics: Optional[Callable[[dict[str, Any]], None]] = None, quiet: bool = True) -> TrainResult: ...
+
+class Model:
+    game: Game
+    backend: str
+    info: dict[str, Any]
+    step: int
+    parameters: int
+    input_shape: list[int]
+    policy_size: int
+    value_outputs: int
+    path: str
+    def evaluate(self, observations: npt.ArrayLike) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
+    def evaluate_states(self, states: Sequence[State]) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
+
+def load_model(path: str, game: Union[Game, str, None] = None, backend: str = "auto", threads: int = 1) -> Model: ...

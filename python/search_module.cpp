@@ -1,5 +1,6 @@
 // polyzero.MCTS: the PUCT search of mcts/search.h over a game, with "uniform", "rollout", a
-// model file or a Python callable as its evaluator; the search runs with the GIL released.
+// model file or a Python callable as its evaluator; the search runs with the GIL released, and
+// Ctrl-C ends it (then raises KeyboardInterrupt).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -13,6 +14,7 @@
 #include "python/errors.h"
 #include "python/evaluators.h"
 #include "python/games_module.h"
+#include "python/interruptible.h"
 #include "python/search_result.h"
 #include "util/rng.h"
 
@@ -46,9 +48,20 @@ class Mcts {
     if (chooser < 0 || chooser >= game_->info().num_players) throw_value_error("seat " + std::to_string(chooser) + " is not a seat");
     mcts::SearchReport report;
     try {
-      py::gil_scoped_release release;
-      std::lock_guard lock(mutex_);
-      search_or_drop_tree(state, chooser, report);
+      // Ctrl-C ends the search at its next budget check, then raises KeyboardInterrupt.
+      run_interruptibly(
+          [&](const std::atomic<bool>& stop) {
+            std::lock_guard lock(mutex_);
+            search_.set_stop(&stop);
+            try {
+              search_or_drop_tree(state, chooser, report);
+            } catch (...) {
+              search_.set_stop(nullptr);
+              throw;
+            }
+            search_.set_stop(nullptr);
+          },
+          [] {});
     } catch (...) {
       if (auto* python = dynamic_cast<PythonEvaluator*>(evaluator_.get())) python->rethrow_callback_error();
       throw;

@@ -24,7 +24,7 @@ AccuracyShare accuracy_share(std::string name, int positions, int correct) {
 }
 
 AccuracyReport measure_accuracy(const games::Game& game, const PositionSet& set, const std::string& player_spec,
-                                std::uint64_t seed) {
+                                std::uint64_t seed, const std::atomic<bool>* stop) {
   const auto start = std::chrono::steady_clock::now();
   auto player = arena::make_player(player_spec, game, seed);
   const int longest = std::max(3, game.info().max_game_length);
@@ -33,7 +33,12 @@ AccuracyReport measure_accuracy(const games::Game& game, const PositionSet& set,
     int positions = 0, correct = 0;
   };
   Count all, phase[3], difficulty[2];
+  AccuracyReport r;
   for (const LabelledPosition& p : set.positions) {
+    if (stop && stop->load()) {
+      r.stopped = true;
+      break;
+    }
     const auto state = game.deserialize(p.position);
     player->reset(*state);
     const games::Action action = player->choose_action(*state, state->current_player());
@@ -43,7 +48,6 @@ AccuracyReport measure_accuracy(const games::Game& game, const PositionSet& set,
       c->correct += right;
     }
   }
-  AccuracyReport r;
   r.player = player_spec;
   r.all = accuracy_share("all", all.positions, all.correct);
   const char* phases[3] = {"opening", "middle", "late"};

@@ -7,6 +7,7 @@
 // with an immediate-win check gets the former for free.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,14 +28,16 @@ struct AccuracyReport {
   AccuracyShare all;
   std::vector<AccuracyShare> by_phase, by_difficulty;
   double seconds = 0;
+  bool stopped = false;  // `stop` ended it: the shares count the positions played so far
 };
 
 // The 95% Wilson score interval of `correct` out of `positions` (Wilson, JASA 1927).
 AccuracyShare accuracy_share(std::string name, int positions, int correct);
 
 // Plays `player_spec` (an arena player, made once with `seed`, reset to each position) on
-// every position of `set`. Throws util::UsageError for a bad spec.
+// every position of `set`, or until `stop` is set (from another thread). Throws
+// util::UsageError for a bad spec.
 AccuracyReport measure_accuracy(const games::Game& game, const PositionSet& set, const std::string& player_spec,
-                                std::uint64_t seed = 1);
+                                std::uint64_t seed = 1, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace pz::solve

@@ -90,6 +90,10 @@ PositionSet generate_positions(const games::Game& game, const GenerateOptions& o
       local.out_of_time = true;
       break;
     }
+    if (o.stop && o.stop->load()) {
+      local.stopped = true;
+      break;
+    }
     const int target = min_ply + static_cast<int>(rng.below(static_cast<std::uint32_t>(max_ply - min_ply + 1)));
     auto state = game.new_initial_state();
     engine->reset(*state);
@@ -103,7 +107,12 @@ PositionSet generate_positions(const games::Game& game, const GenerateOptions& o
     if (state->current_player() < 0) continue;  // the game ended first
     double seconds = o.solve_seconds;
     if (o.total_seconds > 0) seconds = std::min(seconds, std::max(0.01, o.total_seconds - elapsed()));
-    const Solution s = solver->solve(*state, SolveOptions{.seconds = seconds, .each_move = true, .distances = false});
+    const Solution s =
+        solver->solve(*state, SolveOptions{.seconds = seconds, .each_move = true, .distances = false, .stop = o.stop});
+    if (o.stop && o.stop->load()) {
+      local.stopped = true;
+      break;
+    }
     if (!s.complete) {
       ++local.skipped_over_budget;
       continue;

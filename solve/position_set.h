@@ -14,6 +14,7 @@
 // value], …]}), values for the player to move.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -49,12 +50,15 @@ struct GenerateOptions {
   std::string engine = "uct:sims=200";
   double solve_seconds = 10;  // per position
   double total_seconds = 0;   // stop with the positions labelled so far after this (0: none)
+  // Set from another thread (Ctrl-C): stop with the positions labelled so far.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct GenerateStats {
   int skipped_over_budget = 0;  // positions the solver did not finish
   int skipped_no_choice = 0;    // positions where every move has the same value
   bool out_of_time = false;     // total_seconds ran out before `count` positions
+  bool stopped = false;         // GenerateOptions::stop ended it before `count` positions
   double seconds = 0;
 };
 

@@ -1,6 +1,6 @@
-// The budget of one solve() (solver.h): counts nodes, looks at the clock every few
-// thousand, and once either limit is passed stays exhausted, so a search unwinds without
-// storing anything it did not finish.
+// The budget of one solve() (solver.h): counts nodes, looks at the clock and the stop flag
+// every few thousand, and once a limit is passed (or the flag set) stays exhausted, so a
+// search unwinds without storing anything it did not finish.
 #pragma once
 
 #include <chrono>
@@ -21,7 +21,8 @@ class SearchBudget {
   // Counts a node; true once the budget is spent.
   bool spend() {
     if (++nodes_ % kNodesPerClockCheck == 0 &&
-        ((options_.seconds > 0 && seconds() > options_.seconds) || (options_.nodes && nodes_ > options_.nodes)))
+        ((options_.seconds > 0 && seconds() > options_.seconds) || (options_.nodes && nodes_ > options_.nodes) ||
+         (options_.stop && options_.stop->load(std::memory_order_relaxed))))
       exhausted_ = true;
     return exhausted_;
   }

@@ -13,6 +13,7 @@
 // larger Hex and other Othello boards). Other games have none.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -29,6 +30,8 @@ struct SolveOptions {
   bool each_move = false;   // value every legal move too
   // Distances too (a strong solution); without, only win/draw/loss (a weak one: faster).
   bool distances = true;
+  // Set from another thread (Ctrl-C) to end the solve as if its budget were spent.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct MoveValue {

@@ -62,6 +62,9 @@ expect_out "step: 40"
 PZ_KERNEL_CACHE="$tmp/kernels" expect_status 0 "$pz" train --resume "$ttt" --steps 60 -q
 [[ -f $ttt/checkpoints/step-00000060/learner.safetensors ]] || fail "the resumed run wrote no step-60 checkpoint"
 grep '"event":"resume"' "$ttt/metrics.jsonl" | grep -q '"step":40' || fail "metrics.jsonl has no resume at step 40"
+expect_status 0 "$pz" info "$ttt"
+expect_out "learner: poly, without LibTorch"
+expect_out "file: safetensors"
 expect_status 0 "$pz" match --game tictactoe --p1 "mcts:model=$ttt/models/latest.safetensors,sims=16" --p2 random -n 2 --json
 expect_out '"games"'
 # Connect Four the same way: its own network shapes and kernels.

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "arena/player_factory.h"
 #include "arena/search_players.h"
 #include "games/registry.h"
@@ -35,6 +37,24 @@ TEST(Match, ReproducibleWhateverTheThreads) {
   const MatchResult b = play_match(*game, {"uct:sims=50", "random", 6, 3, 3, 0});
   ASSERT_EQ(a.games.size(), b.games.size());
   for (std::size_t i = 0; i < a.games.size(); ++i) EXPECT_EQ(a.games[i].moves, b.games[i].moves);
+}
+
+// A stop flag (Ctrl-C) ends the match: the finished games are its result, no game in
+// progress counts, and none starts after the flag.
+TEST(Match, AStopFlagKeepsOnlyTheFinishedGames) {
+  auto game = games::make_game("connect4");
+  std::atomic<bool> stop{false};
+  MatchOptions options{"uct:sims=20", "random", 40, 2, 5, 0};
+  options.stop = &stop;
+  const MatchResult r = play_match(*game, options, [&](const GameResult&) { stop = true; });
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_GE(r.played(), 1);
+  EXPECT_LT(r.played(), 40);
+  EXPECT_EQ(static_cast<int>(r.games.size()), r.played());
+  for (const auto& g : r.games) EXPECT_FALSE(g.interrupted);
+  const MatchResult none = play_match(*game, options);  // the flag is already set
+  EXPECT_EQ(none.played(), 0);
+  EXPECT_TRUE(none.interrupted);
 }
 
 TEST(Match, BadInputIsExplained) {

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 #include "games/registry.h"
 #include "mcts/move_choice.h"
 #include "test_games.h"
@@ -120,6 +124,31 @@ TEST(Search, ReportIsConsistent) {
   EXPECT_GT(report.most_visited()->pv.size(), 2u);
   EXPECT_NE(report.to_string(*state).find("visits"), std::string::npos);
   EXPECT_EQ(check_tree(*search.root_node()), "");
+}
+
+// A stop flag set from another thread (Ctrl-C) ends a search of any budget at its next
+// check; the tree and the report stay consistent, and a later search without it runs.
+TEST(Search, AStopFlagEndsTheSearch) {
+  auto game = games::make_game("connect4");
+  RolloutEvaluator evaluator(1, 9);
+  Search search(*game, config_with(1000000000, false), 2);
+  auto state = game->new_initial_state();
+  search.set_root(*state);
+  std::atomic<bool> stop{false};
+  search.set_stop(&stop);
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    stop = true;
+  });
+  const SearchReport report = search.run(evaluator);
+  stopper.join();
+  EXPECT_GT(report.simulations, 0);
+  EXPECT_LT(report.simulations, 1000000000);
+  EXPECT_EQ(check_tree(*search.root_node()), "");
+  search.set_stop(nullptr);
+  search.set_config(config_with(200, false));
+  search.set_root(*state);
+  EXPECT_EQ(search.run(evaluator).simulations, 200);
 }
 
 // The child of `node` whose move is `action`, or null.

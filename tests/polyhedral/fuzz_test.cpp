@@ -47,11 +47,13 @@ constexpr int kOffset = 48;
 
 class ProgramGen {
  public:
-  explicit ProgramGen(std::uint64_t seed) : rng_(seed) {}
+  // `always_symbolic`: N is a variable in every program (else in one of four), so that
+  // polyc's run-time version guards are exercised.
+  explicit ProgramGen(std::uint64_t seed, bool always_symbolic = false) : rng_(seed), always_symbolic_(always_symbolic) {}
 
   std::string program() {
     n_ = pick(3, 9);
-    symbolic_n_ = pick(0, 3) == 0;
+    symbolic_n_ = pick(0, 3) == 0 || always_symbolic_;
     stmts_left_ = pick(1, 3);
     std::string body;
     while (stmts_left_ > 0) body += nest(0, pick(1, 3), "  ");
@@ -167,6 +169,7 @@ class ProgramGen {
   std::mt19937_64 rng_;
   int n_ = 5;
   bool symbolic_n_ = false;
+  bool always_symbolic_ = false;
   int stmts_left_ = 0;
   std::vector<std::string> iters_;
 };
@@ -238,6 +241,12 @@ class TypedProgramGen {
   int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   bool chance(int percent) { return pick(1, 100) <= percent; }
   std::mt19937_64 rng_;
+};
+
+// ProgramGen with N a variable in every program.
+class SymbolicProgramGen : public ProgramGen {
+ public:
+  explicit SymbolicProgramGen(std::uint64_t seed) : ProgramGen(seed, true) {}
 };
 
 PolycOptions random_options(std::mt19937_64& rng, std::string& text) {
@@ -325,11 +334,13 @@ long env_or(const char* name, long fallback) {
 // Runs `cases` generated programs through polyc with random options (`adjust` may change
 // them and append to their text): each output must print exactly what the original prints,
 // and (check_schedule) the schedules must respect the dependences. Stops after 3 failures.
+// Returns how many outputs choose between the source and the transformed code at run time
+// (a version guard).
 template <typename Generator>
-void fuzz_programs(const std::string& name, long cases, std::uint64_t seed, bool check_schedule,
+int fuzz_programs(const std::string& name, long cases, std::uint64_t seed, bool check_schedule,
                    const std::function<void(PolycOptions&, std::string&, std::mt19937_64&)>& adjust) {
   test_support::Workdir dir(name);
-  int failures = 0;
+  int failures = 0, guarded = 0;
   for (long c = 0; c < cases && failures < 3; ++c) {
     Generator gen(seed * 1000003u + static_cast<std::uint64_t>(c));
     std::mt19937_64 opt_rng(seed ^ (0x9e3779b97f4a7c15ull * static_cast<std::uint64_t>(c + 1)));
@@ -347,9 +358,18 @@ void fuzz_programs(const std::string& name, long cases, std::uint64_t seed, bool
       ++failures;
       continue;
     }
+    for (const auto& scop : r.scops) {
+      if (!scop.source_guard.empty() && scop.source_guard != "1") {
+        ++guarded;
+        break;
+      }
+    }
     std::vector<std::string> problems = check_schedule ? check_schedules(program, r) : std::vector<std::string>{};
     const std::string expected = build_and_run(dir.path(), "orig", program, false);
-    ASSERT_EQ(expected.rfind("ERROR", 0), std::string::npos) << expected << "\n" << where;
+    if (expected.rfind("ERROR", 0) == 0) {  // the generator's own program must build and run
+      ADD_FAILURE() << expected << "\n" << where;
+      return guarded;
+    }
     const std::string got = build_and_run(dir.path(), "out", r.output, true);
     if (got.rfind("ERROR", 0) == 0) problems.push_back(got);
     else if (got != expected) problems.push_back("the output prints different numbers:\n" + got + "expected:\n" + expected);
@@ -361,6 +381,7 @@ void fuzz_programs(const std::string& name, long cases, std::uint64_t seed, bool
     }
   }
   testing::Test::RecordProperty("cases", static_cast<int>(cases));
+  return guarded;
 }
 
 TEST(Fuzz, RandomAffineNestsKeepTheirMeaning) {
@@ -379,6 +400,36 @@ TEST(Fuzz, TypedReductionsKeepTheirValues) {
                                    o.matmul.enabled = true;
                                    text += o.register_block.enabled ? " register-block" : "";
                                  });
+}
+
+// The cost model on (fuzz_programs otherwise turns it off to exercise every pass): where it
+// sees no gain, polyc keeps the region as written, and with symbolic sizes it emits both
+// versions behind a run-time test on the bytes the region touches. The cache sizes the test
+// compares with are drawn so that either branch runs: the machine's (the tiny programs take
+// the source's branch) or a few cache lines (the transformed branch); both must print what
+// the original prints.
+TEST(Fuzz, VersionGuardsChooseVersionsThatKeepTheMeaning) {
+  const long cases = env_or("PZ_POLY_FUZZ_CASES", 16);
+  const int guarded = fuzz_programs<SymbolicProgramGen>(
+      "fuzz_guard", cases, static_cast<std::uint64_t>(env_or("PZ_POLY_FUZZ_SEED", 20261206)), false,
+      [](PolycOptions& o, std::string& text, std::mt19937_64& rng) {
+        o.cost_model = true;
+        o.keep_source_without_gain = true;
+        o.min_parallel_work = rng() % 2 == 0 ? 0 : 1 << 20;
+        o.tile.mode = TileOptions::Mode::kAuto;
+        o.tile.sizes.clear();
+        if (rng() % 2 == 0) {
+          o.tile.cache.l1 = 64;
+          o.tile.cache.l2 = 128;
+          text += " cache=128B";
+        }
+        text += " then tile=auto, cost model and version guards on";
+      });
+  // The generator's nests, with the cost model on, give guards to some programs; none would
+  // mean the guards went untested.
+  if (cases >= 16) {
+    EXPECT_GT(guarded, 0) << "no case had a version guard";
+  }
 }
 
 }  // namespace

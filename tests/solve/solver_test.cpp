@@ -3,6 +3,8 @@
 // out move by move, known values, and budgets.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "games/registry.h"
 #include "solve/connect4_solver.h"
 #include "solve/minimax_solver.h"
@@ -117,6 +119,17 @@ TEST(SolverTest, ABudgetThatRunsOutSaysSo) {
   Connect4Solver fresh(7, 6, 1 << 16);
   const auto late = game->deserialize("4444443333332");
   EXPECT_EQ(solver.solve(*late, kEveryMove).value, fresh.solve(*late, kEveryMove).value);
+}
+
+// A stop flag (Ctrl-C) ends a solve as a spent budget does: unfinished, nothing claimed.
+TEST(SolverTest, AStopFlagEndsTheSolveUnfinished) {
+  const auto game = games::make_game("connect4");
+  Connect4Solver solver(7, 6, 1 << 16);
+  const std::atomic<bool> stop{true};
+  const Solution s = solver.solve(*game->new_initial_state(), SolveOptions{.seconds = 3600, .each_move = true, .stop = &stop});
+  EXPECT_FALSE(s.complete);
+  EXPECT_TRUE(s.moves.empty());
+  EXPECT_LT(s.seconds, 60);
 }
 
 TEST(SolverTest, TicTacToeIsADrawFromEveryOpening) {
