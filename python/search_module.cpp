@@ -47,23 +47,33 @@ class Mcts {
     const games::Player chooser = seat.is_none() ? default_seat(state) : seat.cast<games::Player>();
     if (chooser < 0 || chooser >= game_->info().num_players) throw_value_error("seat " + std::to_string(chooser) + " is not a seat");
     mcts::SearchReport report;
+    auto* python = dynamic_cast<PythonEvaluator*>(evaluator_.get());
     try {
-      // Ctrl-C ends the search at its next budget check, then raises KeyboardInterrupt.
-      run_interruptibly(
-          [&](const std::atomic<bool>& stop) {
-            std::lock_guard lock(mutex_);
-            search_.set_stop(&stop);
-            try {
-              search_or_drop_tree(state, chooser, report);
-            } catch (...) {
+      if (python) {
+        // A Python evaluator runs on this thread, whose Python thread state it reuses: a
+        // worker thread would make and drop one per call (tens of microseconds). Ctrl-C
+        // reaches it inside its callback, and its KeyboardInterrupt ends the search.
+        py::gil_scoped_release release;
+        std::lock_guard lock(mutex_);
+        search_or_drop_tree(state, chooser, report);
+      } else {
+        // Ctrl-C ends the search at its next budget check, then raises KeyboardInterrupt.
+        run_interruptibly(
+            [&](const std::atomic<bool>& stop) {
+              std::lock_guard lock(mutex_);
+              search_.set_stop(&stop);
+              try {
+                search_or_drop_tree(state, chooser, report);
+              } catch (...) {
+                search_.set_stop(nullptr);
+                throw;
+              }
               search_.set_stop(nullptr);
-              throw;
-            }
-            search_.set_stop(nullptr);
-          },
-          [] {});
+            },
+            [] {});
+      }
     } catch (...) {
-      if (auto* python = dynamic_cast<PythonEvaluator*>(evaluator_.get())) python->rethrow_callback_error();
+      if (python) python->rethrow_callback_error();
       throw;
     }
     return search_result(report, state);
