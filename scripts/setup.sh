@@ -22,8 +22,9 @@ packages=(
   # real engines to play against over GTP: Go (/usr/games/gnugo) and Othello (GRhino's
   # GTP front end, /usr/games/gtp-rhino)
   gnugo grhino
-  # the Python module (python/, docs/python.md) and its tests (tests/python)
-  python3-dev pybind11-dev python3-numpy python3-pytest
+  # the Python module (python/, docs/python.md) and its tests (tests/python); PyTorch for
+  # Python drives the search in examples/python/torch_policy.py
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-torch
   # tests (chromium, nodejs and npm, below: the browser test in tests/browser)
   python3 chromium nodejs
 )

@@ -86,3 +86,17 @@ def test_bad_input_is_a_value_error(model, tmp_path):
         polyzero.load_model(CONNECT4, game="othello")
     with pytest.raises(ValueError, match="backend|nobody"):
         polyzero.load_model(CONNECT4, backend="nobody")
+
+
+def test_the_pytorch_example_drives_the_search():
+    # examples/python/torch_policy.py: a PyTorch network (python3-torch, scripts/setup.sh)
+    # distilled from the shipped model, then evaluating for polyzero.MCTS.
+    import subprocess
+    import sys
+    example = MODELS.parent / "examples" / "python" / "torch_policy.py"
+    done = subprocess.run([sys.executable, str(example), "--steps", "20", "--games", "1", "--sims", "50"],
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    assert "distilled 20 batches" in done.stdout
+    batches = int(done.stdout.split("; ")[-1].split()[0])
+    assert batches > 0  # the search called the PyTorch module
