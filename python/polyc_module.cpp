@@ -1,7 +1,7 @@
 // polyzero.polyc(source, **options): the polyhedral source-to-source optimiser
 // (polyhedral/polyc.h) on a C source text, with the options of `polyzero polyc` as keyword
 // arguments; compiled with the GIL released. Regions kept as written come back as
-// RuntimeWarnings.
+// RuntimeWarnings. polyzero.polyc_report(...): the same, with the report as a dict.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -13,6 +13,7 @@
 
 #include "polyhedral/analysis/cache_info.h"
 #include "polyhedral/polyc.h"
+#include "polyhedral/report.h"
 #include "python/bindings.h"
 #include "python/errors.h"
 #include "util/spec.h"
@@ -131,7 +132,8 @@ poly::PolycOptions options_from(const py::kwargs& kwargs) {
   return o;
 }
 
-std::string run_polyc(const std::string& source, const py::kwargs& kwargs) {
+// polyc on `source` without the GIL; each region kept as written becomes a RuntimeWarning.
+poly::PolycResult compile(const std::string& source, const py::kwargs& kwargs) {
   const poly::PolycOptions options = options_from(kwargs);
   poly::PolycResult result;
   {
@@ -141,7 +143,20 @@ std::string run_polyc(const std::string& source, const py::kwargs& kwargs) {
   for (const auto& warning : result.warnings) {
     if (PyErr_WarnEx(PyExc_RuntimeWarning, warning.c_str(), 1) != 0) throw py::error_already_set();
   }
-  return result.output;
+  return result;
+}
+
+std::string run_polyc(const std::string& source, const py::kwargs& kwargs) { return compile(source, kwargs).output; }
+
+// The output and, per region, what `polyzero polyc --json` reports.
+py::dict run_polyc_report(const std::string& source, const py::kwargs& kwargs) {
+  const poly::PolycResult result = compile(source, kwargs);
+  py::dict d;
+  d["output"] = result.output;
+  d["regions"] = py::module_::import("json").attr("loads")(poly::format_report_json(result.scops))["scops"];
+  d["warnings"] = result.warnings;
+  d["text"] = poly::format_report_text(result.scops);
+  return d;
 }
 
 }  // namespace
@@ -154,6 +169,10 @@ void bind_polyc(py::module_& m) {
         "reassociate, num_threads, min_parallel_work, budget_ops, budget_seconds, budget_mib, budget_statements, "
         "budget_depth, tune, tune_sizes={name: size}, tune_seconds, tune_threads, tune_cold, tune_constant_sizes. "
         "ValueError for C outside the supported subset (with line and column) or a bad option.");
+  m.def("polyc_report", &run_polyc_report, py::arg("source"),
+        "polyc with the same options, returning a dict: output (the new source), regions (per scop region, what "
+        "`polyzero polyc --json` reports: statements, dependences, the schedule's origin and passes, a version "
+        "guard, the final schedule), warnings, and text (the `--report` text).");
 }
 
 }  // namespace pz::python

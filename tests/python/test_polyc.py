@@ -35,3 +35,17 @@ def test_polyc_errors_are_value_errors():
         polyzero.polyc(SCALE, tiles="auto")
     with pytest.raises(ValueError, match="fusion"):
         polyzero.polyc(SCALE, fusion="most")
+
+
+def test_the_report_comes_as_a_dict():
+    report = polyzero.polyc_report(SCALE, parallel=True, tile="off")
+    assert report["output"] == polyzero.polyc(SCALE, parallel=True, tile="off")
+    assert len(report["regions"]) == 1
+    region = report["regions"][0]
+    assert region["parameters"] == ["n"]
+    assert [s["text"] for s in region["statements"]] == ["B[i][j] = 2.0 * A[i][j]"]
+    assert region["dependences"]["raw"]          # isl text, present even when empty of pairs
+    assert any("parallel" in line for line in region["passes"])
+    assert report["warnings"] == [] and "S0" in report["text"]
+    with pytest.raises(ValueError, match="unknown option"):
+        polyzero.polyc_report(SCALE, nonsense=True)
