@@ -139,3 +139,15 @@ def test_a_search_after_an_evaluator_error_starts_afresh():
     result = mcts.search(game.new_initial_state())
     assert result.simulations == 30
     assert sum(m.visits for m in result.moves) == result.visits - 1
+
+
+def test_the_numpy_policy_example_runs():
+    # examples/python/policy_search.py: a numpy heuristic evaluating for the C++ search.
+    import os
+    import subprocess
+    import sys
+    example = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python", "policy_search.py")
+    done = subprocess.run([sys.executable, example, "--games", "1", "--sims", "50"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "score " in done.stdout and "batches" in done.stdout
