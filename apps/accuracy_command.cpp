@@ -96,8 +96,13 @@ void add_accuracy_command(CLI::App& app) {
       std::fprintf(stderr, "%zu positions labelled in %.1f s (skipped: %d over the solve budget, %d where every move is equal)%s\n",
                    set.positions.size(), stats.seconds, stats.skipped_over_budget, stats.skipped_no_choice,
                    stats.stopped ? "; stopped by Ctrl-C" : "");
-      // Ctrl-C keeps what was labelled: saved, then measured.
+      // Ctrl-C keeps what was labelled: saved, and measured by a later run on the file.
       if (!args->save.empty() && !set.positions.empty()) solve::save_positions(args->save, set);
+      if (stats.stopped) {
+        if (!args->save.empty() && !set.positions.empty())
+          std::fprintf(stderr, "saved to %s: measure on them with --positions %s\n", args->save.c_str(), args->save.c_str());
+        return;
+      }
     } else {
       if (!args->save.empty()) throw util::UsageError("--save goes with --positions generate:N");
       set = solve::load_positions(args->positions, *game);

@@ -252,6 +252,16 @@ expect_status 2 "$pz" accuracy --game connect4 --player nosuch --positions gener
 expect_err "unknown player 'nosuch'"
 expect_status 2 "$pz" accuracy --game connect4 --player random --positions "$tmp"
 expect_err "is a directory"
+# Ctrl-C while labelling keeps the positions labelled so far: saved, then the command ends.
+"$pz" accuracy --game connect4 --player random --positions generate:1000000 --plies 20-30 --save "$tmp/part.jsonl" \
+  >"$tmp/part.out" 2>"$tmp/part.err" &
+part_pid=$!
+sleep 3  # past start-up, when the handler is installed
+kill -INT $part_pid
+wait $part_pid || fail "accuracy stopped by Ctrl-C exited $?"
+grep -q "stopped by Ctrl-C" "$tmp/part.err" || fail "accuracy's Ctrl-C message is missing: $(cat "$tmp/part.err")"
+[[ $(wc -l <"$tmp/part.jsonl") -ge 2 ]] || fail "Ctrl-C saved no labelled positions"
+expect_status 0 "$pz" accuracy --game connect4 --player random --positions "$tmp/part.jsonl"
 expect_status 0 "$pz" bench solve --game connect4 --plies 20,26 --positions 2 --json
 expect_out '"ply":26'
 expect_out '"nodes_per_second"'
