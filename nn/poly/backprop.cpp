@@ -61,11 +61,21 @@ struct TapeAct : ActShape {
 // feeds several layers (a residual block's input).
 class Tape final : public TrainingLayerOps<TapeAct> {
  public:
-  Tape(const PolyLayerKernels& kernels, const LayerShapes& planned, NetWeights& weights, NetWeights& gradients, int n)
-      : k_(kernels), planned_(planned), weights_(weights), gradients_(gradients), n_(n) {}
+  Tape(const PolyLayerKernels& kernels, const LayerShapes& planned, NetWeights& weights, NetWeights& gradients, int n,
+       BufferPool& pool)
+      : k_(kernels), planned_(planned), weights_(weights), gradients_(gradients), n_(n), pool_(pool) {}
+  Tape(const Tape&) = delete;
+  Tape& operator=(const Tape&) = delete;
+  // The activations and their gradients go back to the pool for the next step.
+  ~Tape() {
+    for (Floats& v : values_) pool_.give(v);
+    for (Floats& g : gradients_of_) pool_.give(g);
+  }
 
-  TapeAct input(Floats values, int channels, int height = 0, int width = 0) {
-    TapeAct a = make(std::move(values), channels, height, width);
+  TapeAct input(const Floats& values, int channels, int height = 0, int width = 0) {
+    Floats copy = take(values.size());
+    std::copy(values.begin(), values.end(), copy.begin());
+    TapeAct a = make(std::move(copy), channels, height, width);
     needs_gradient_[static_cast<std::size_t>(a.id)] = false;
     return a;
   }
@@ -82,22 +92,28 @@ class Tape final : public TrainingLayerOps<TapeAct> {
     const ConvKernels& k = k_.conv(s);
     const float* w = param(module + ".weight");
     const float* b = bias ? param(module + ".bias") : nullptr;
-    Floats y(floats(x.plane() * out_channels)), wt(conv_weight_floats(s));
-    auto xp = std::make_shared<Floats>(s.pad() > 0 ? conv_padded_floats(s, n_) : 0);
-    k.forward(n_, in(x), w, b, wt.data(), s.pad() > 0 ? xp->data() : nullptr, y.data());
+    Floats y = take(floats(x.plane() * out_channels)), wt = take(conv_weight_floats(s));
+    // The padded input, kept for the weight gradient (an activation of the tape, so the pool gets it back).
+    const TapeAct padded = make(take(s.pad() > 0 ? conv_padded_floats(s, n_) : 0), 0);
+    k.forward(n_, in(x), w, b, wt.data(), s.pad() > 0 ? values_[static_cast<std::size_t>(padded.id)].data() : nullptr,
+              y.data());
+    give(wt);
     const TapeAct out = make(std::move(y), out_channels, x.height, x.width);
-    backward_.push_back([this, &k, s, x, out, xp, w, module] {
+    backward_.push_back([this, &k, s, x, out, padded, w, module] {
       const float* dy = gradient(out);
       if (!dy) return;
       if (needs(x)) {
-        Floats dx(floats(x.plane() * x.channels)), wd(conv_weight_floats(s)),
-            dyp(std::max<std::size_t>(conv_padded_floats(s, n_), 1));
+        Floats dx = take(floats(x.plane() * x.channels)), wd = take(conv_weight_floats(s)),
+               dyp = take(std::max<std::size_t>(conv_padded_floats(s, n_), 1));
         k.input_gradient(n_, dy, w, wd.data(), dyp.data(), dx.data());
+        give(wd);
+        give(dyp);
         accumulate(x, std::move(dx));
       }
-      Floats dwt(conv_weight_floats(s));
-      k.weight_gradient(n_, s.pad() > 0 ? xp->data() : in(x), dy, dwt.data(), grad_of(module + ".weight"),
+      Floats dwt = take(conv_weight_floats(s));
+      k.weight_gradient(n_, s.pad() > 0 ? in(padded) : in(x), dy, dwt.data(), grad_of(module + ".weight"),
                         s.bias ? grad_of(module + ".bias") : nullptr);
+      give(dwt);
     });
     return out;
   }
@@ -110,7 +126,7 @@ class Tape final : public TrainingLayerOps<TapeAct> {
     float* mean = stats->data();
     float* var = mean + x.channels;
     float* invstd = var + x.channels;
-    Floats y(value(x).size());
+    Floats y = take(value(x).size());
     k.forward(n_, in(x), residual ? in(*residual) : nullptr, gamma, param(module + ".bias"), buffer(module + ".running_mean"),
               buffer(module + ".running_var"), mean, var, invstd, y.data());
     const TapeAct out = make(std::move(y), x.channels, x.height, x.width);
@@ -118,25 +134,29 @@ class Tape final : public TrainingLayerOps<TapeAct> {
     backward_.push_back([this, &k, x, out, res, stats, gamma, module] {
       const float* dy = gradient(out);
       if (!dy) return;
-      Floats g(value(x).size()), dx(value(x).size());
+      Floats g = take(value(x).size()), dx = take(value(x).size());
       const float* mean = stats->data();
       k.backward(n_, dy, in(out), in(x), mean, mean + 2 * x.channels, gamma, g.data(), dx.data(), grad_of(module + ".weight"),
                  grad_of(module + ".bias"));
       accumulate(x, std::move(dx));
-      if (res.id >= 0) accumulate(res, std::move(g));
+      if (res.id >= 0) {
+        accumulate(res, std::move(g));
+      } else {
+        give(g);
+      }
     });
     return out;
   }
 
   TapeAct planes(const TapeAct& x, const TapeAct& p, bool relu) override {
     const PlaneKernels& k = k_.planes({x.channels, x.height, x.width, relu});
-    Floats y(value(x).size());
+    Floats y = take(value(x).size());
     k.forward(n_, in(x), in(p), y.data());
     const TapeAct out = make(std::move(y), x.channels, x.height, x.width);
     backward_.push_back([this, &k, x, p, out] {
       const float* dy = gradient(out);
       if (!dy) return;
-      Floats dx(value(x).size()), dp(value(p).size());
+      Floats dx = take(value(x).size()), dp = take(value(p).size());
       k.backward(n_, dy, in(out), dx.data(), dp.data());
       accumulate(x, std::move(dx));
       accumulate(p, std::move(dp));
@@ -146,14 +166,15 @@ class Tape final : public TrainingLayerOps<TapeAct> {
 
   TapeAct pool(const TapeAct& x) override {
     const PoolKernels& k = k_.pool({x.channels, x.height, x.width, false});
-    Floats y(floats(3 * x.channels));
+    Floats y = take(floats(3 * x.channels));
     k.forward(n_, in(x), y.data());
     const TapeAct out = make(std::move(y), 3 * x.channels);
     backward_.push_back([this, &k, x, out] {
       const float* dy = gradient(out);
       if (!dy) return;
-      Floats ties(floats(x.channels)), dx(value(x).size());
+      Floats ties = take(floats(x.channels)), dx = take(value(x).size());
       k.backward(n_, in(x), in(out), dy, ties.data(), dx.data());
+      give(ties);
       accumulate(x, std::move(dx));
     });
     return out;
@@ -167,14 +188,16 @@ class Tape final : public TrainingLayerOps<TapeAct> {
   TapeAct linear(const std::string& module, const TapeAct& x, int outputs, bool relu) override {
     const LinearKernels& k = k_.linear({x.channels, outputs, relu});
     const float* w = param(module + ".weight");
-    Floats y(floats(outputs)), wt(static_cast<std::size_t>(x.channels) * static_cast<std::size_t>(outputs));
+    Floats y = take(floats(outputs)), wt = take(static_cast<std::size_t>(x.channels) * static_cast<std::size_t>(outputs));
     k.forward(n_, in(x), w, param(module + ".bias"), wt.data(), y.data());
+    give(wt);
     const TapeAct out = make(std::move(y), outputs);
     backward_.push_back([this, &k, x, out, w, module] {
       const float* dy = gradient(out);
       if (!dy) return;
-      Floats g(value(out).size()), dx(value(x).size());
+      Floats g = take(value(out).size()), dx = take(value(x).size());
       k.backward(n_, dy, in(out), in(x), w, g.data(), dx.data(), grad_of(module + ".weight"), grad_of(module + ".bias"));
+      give(g);
       accumulate(x, std::move(dx));
     });
     return out;
@@ -187,15 +210,17 @@ class Tape final : public TrainingLayerOps<TapeAct> {
 
   // A transpose or tanh (MatrixKernels) from x to an activation of the given shape.
   TapeAct matrix(const MatrixKernels& k, const MatrixShape& s, const TapeAct& x, int channels, int height, int width) {
-    Floats y(value(x).size()), work(floats(2 * s.rows));
+    Floats y = take(value(x).size()), work = take(floats(2 * s.rows));
     k.forward(n_, in(x), work.data(), y.data());
+    give(work);
     const TapeAct out = make(std::move(y), channels, height, width);
     needs_gradient_[static_cast<std::size_t>(out.id)] = needs(x);  // no parameters of its own
     backward_.push_back([this, &k, s, x, out] {
       const float* dy = gradient(out);
       if (!dy || !needs(x)) return;
-      Floats dx(value(x).size()), work(floats(2 * s.rows));
+      Floats dx = take(value(x).size()), work = take(floats(2 * s.rows));
       k.backward(n_, dy, in(out), work.data(), dx.data());
+      give(work);
       accumulate(x, std::move(dx));
     });
     return out;
@@ -205,6 +230,8 @@ class Tape final : public TrainingLayerOps<TapeAct> {
   // Floats for `per_position` values of each of the batch's positions.
   std::size_t floats(int per_position) const { return static_cast<std::size_t>(n_) * static_cast<std::size_t>(per_position); }
   const float* in(const TapeAct& a) const { return value(a).data(); }
+  Floats take(std::size_t n) { return pool_.take(n); }
+  void give(Floats& buffer) { pool_.give(buffer); }
   bool needs(const TapeAct& a) const { return needs_gradient_[static_cast<std::size_t>(a.id)]; }
   // The activation's gradient, or null where no layer after it passed one back.
   const float* gradient(const TapeAct& a) const {
@@ -224,12 +251,14 @@ class Tape final : public TrainingLayerOps<TapeAct> {
     return a;
   }
   void accumulate(int id, Floats g) {
-    if (!needs_gradient_[static_cast<std::size_t>(id)]) return;
     Floats& sum = gradients_of_[static_cast<std::size_t>(id)];
-    if (sum.empty()) {
+    if (!needs_gradient_[static_cast<std::size_t>(id)]) {
+      give(g);
+    } else if (sum.empty()) {
       sum = std::move(g);
     } else {
       for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += g[i];
+      give(g);
     }
   }
 
@@ -242,6 +271,7 @@ class Tape final : public TrainingLayerOps<TapeAct> {
   NetWeights& weights_;
   NetWeights& gradients_;
   const int n_;
+  BufferPool& pool_;
   std::vector<Floats> values_, gradients_of_;
   std::vector<bool> needs_gradient_;
   std::vector<std::function<void()>> backward_;
@@ -380,12 +410,16 @@ LossValues PolyBackprop::run(NetWeights& weights, const Batch& batch, const Loss
       throw std::invalid_argument("poly backprop: the weights have no '" + slot.name + "' of " + std::to_string(slot.size()) +
                                   " values");
     }
-    if (slot.trainable) gradients[slot.name] = {slot.shape, std::vector<float>(slot.size(), 0.0f)};
+    if (!slot.trainable) continue;
+    WeightTensor& g = gradients[slot.name];
+    g.shape = slot.shape;
+    g.values.assign(slot.size(), 0.0f);  // kept storage where the map had the slot
   }
   const int n = batch.size;
   const games::Shape& in = shape_.input;
   const PolyLayerKernels& k = *kernels_.kernels;
-  Tape tape(k, kernels_.shapes, weights, gradients, n);
+  pool_->start_step();
+  Tape tape(k, kernels_.shapes, weights, gradients, n, *pool_);
   // NCHW observations → channels-last [N][H·W][C].
   const TapeAct observations = tape.input(batch.observations, in.channels * in.plane_size());
   const MatrixShape to_channels_last{in.channels, in.plane_size()};

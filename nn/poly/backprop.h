@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "nn/net_config.h"
+#include "nn/poly/buffer_pool.h"
 #include "nn/poly/training_plan.h"
 #include "nn/replay_buffer.h"
 #include "nn/weights.h"
@@ -75,6 +76,7 @@ class PolyBackprop {
   NetShape shape_;
   TrainingKernels kernels_;
   std::vector<WeightSlot> slots_;
+  std::shared_ptr<BufferPool> pool_ = std::make_shared<BufferPool>();  // the steps' activations and scratch
 };
 
 }  // namespace pz::nn

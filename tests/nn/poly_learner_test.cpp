@@ -102,6 +102,26 @@ TEST(PolyLearner, ANonFiniteStepLeavesEveryWeightAsItWas) {
   for (const auto& [name, tensor] : before) EXPECT_EQ(learner.weights().at(name).values, tensor.values) << name;
 }
 
+// The step reuses its buffers (nn/poly/buffer_pool.h) without clearing them: after a step
+// whose every activation was NaN, and across batch sizes, each step is the one a learner
+// that never saw the refused batch takes.
+TEST(PolyLearner, AStepAfterARefusedOneIsTheStepItWouldHaveBeen) {
+  const auto game = games::make_game("tictactoe");
+  const NetShape shape = net_shape(game->info());
+  PolyLearner refused(game->info(), small_config(), 3), clean(game->info(), small_config(), 3);
+  Batch bad = random_batch(shape, 8, 6);
+  bad.observations[3] = std::numeric_limits<float>::quiet_NaN();
+  int seed = 10;
+  for (int n : {8, 8, 5, 8}) {
+    EXPECT_THROW(refused.train_step(bad), TrainingDiverged);
+    const Batch batch = random_batch(shape, n, static_cast<std::uint64_t>(++seed));
+    const StepStats a = refused.train_step(batch), b = clean.train_step(batch);
+    EXPECT_EQ(a.loss, b.loss) << "batch of " << n;
+    EXPECT_EQ(a.grad_norm, b.grad_norm) << "batch of " << n;
+  }
+  for (const auto& [name, tensor] : clean.weights()) EXPECT_EQ(refused.weights().at(name).values, tensor.values) << name;
+}
+
 TEST(PolyLearner, ItsSavedStateContinuesTheRunExactly) {
   for (const char* optimizer : {"sgd", "adamw"}) {
     const auto game = games::make_game("tictactoe");
