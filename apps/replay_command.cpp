@@ -13,7 +13,7 @@
 namespace pz::apps {
 namespace {
 
-struct Args {
+struct ReplayArgs {
   std::string db;
   std::int64_t game_id = 0;
   std::int64_t tournament_id = 0;
@@ -80,7 +80,7 @@ void print_game(const arena::StoredGame& g, const std::string& db) {
 
 void add_replay_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("replay", "show stored tournament games: list them, or one move by move (or as SGF)");
-  auto args = std::make_shared<Args>();
+  auto args = std::make_shared<ReplayArgs>();
   cmd->add_option("--db", args->db, "the SQLite record a tournament or sprt wrote")->required();
   cmd->add_option("--game-id", args->game_id, "the game to show")->check(CLI::PositiveNumber);
   cmd->add_option("--tournament", args->tournament_id, "list this tournament's games")->check(CLI::PositiveNumber);

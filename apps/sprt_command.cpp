@@ -18,7 +18,7 @@
 namespace pz::apps {
 namespace {
 
-struct Args {
+struct SprtArgs {
   GameArgs game;
   arena::SprtMatchOptions match;
   std::string db;
@@ -42,7 +42,7 @@ std::string status_line(const arena::Pentanomial& counts, const arena::SprtStatu
 void add_sprt_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("sprt", "sequential probability ratio test: is --p1 stronger than --p2 by --elo1 "
                                          "rather than --elo0? (pentanomial, on game pairs)");
-  auto args = std::make_shared<Args>();
+  auto args = std::make_shared<SprtArgs>();
   args->game.add_to(*cmd, "connect4");
   cmd->add_option("--p1", args->match.tested, "the tested player")->required();
   cmd->add_option("--p2", args->match.baseline, "the baseline player")->required();

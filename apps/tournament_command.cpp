@@ -21,7 +21,7 @@
 namespace pz::apps {
 namespace {
 
-struct Args {
+struct TournamentArgs {
   GameArgs game;
   std::vector<std::string> players;
   std::string format = "round-robin";
@@ -145,7 +145,7 @@ void write_rating_plot(const std::string& run, const std::vector<std::pair<std::
   util::write_text_atomically(dir.root() + "/ratings.svg", util::svg_line_plot({rating, low, high}, plot));
 }
 
-void print_report(const Args& args, const arena::Tournament& tournament, const arena::RatingReport& report,
+void print_report(const TournamentArgs& args, const arena::Tournament& tournament, const arena::RatingReport& report,
                   bool stopped) {
   const auto& record = tournament.record();
   const int played = static_cast<int>(tournament.games().size());
@@ -173,7 +173,7 @@ void print_report(const Args& args, const arena::Tournament& tournament, const a
 
 // Plays the games the record lacks, with a progress line per game, and prints the ratings
 // with the players named by `labels` (default: their specs).
-arena::RatingReport play_and_report(Args& args, const games::Game& game, arena::TournamentOptions options,
+arena::RatingReport play_and_report(TournamentArgs& args, const games::Game& game, arena::TournamentOptions options,
                                     std::vector<std::string> labels = {}) {
   const auto& stop = util::install_stop_signal_handlers();  // before the record exists (scripts wait for it)
   arena::TournamentDb db(args.db.empty() ? ":memory:" : args.db);
@@ -204,7 +204,7 @@ arena::RatingReport play_and_report(Args& args, const games::Game& game, arena::
   return report;
 }
 
-void run_training_tournament(Args& args, const games::Game& game) {
+void run_training_tournament(TournamentArgs& args, const games::Game& game) {
   const auto models = run_models(args.run, args.max_models);
   arena::TournamentOptions options;
   options.players = args.anchors;
@@ -231,7 +231,7 @@ void run_training_tournament(Args& args, const games::Game& game) {
 void add_tournament_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("tournament", "ratings with 95% intervals from a round-robin or gauntlet, "
                                                "resumable from an SQLite record; or a training run's models (--run)");
-  auto args = std::make_shared<Args>();
+  auto args = std::make_shared<TournamentArgs>();
   args->game.add_to(*cmd, "connect4");
   cmd->add_option("--players,-p", args->players, "player specs (at least two), e.g. random uct:sims=400");
   cmd->add_option("--format", args->format, "round-robin (every pair) or gauntlet (the first player against the rest)")
