@@ -42,6 +42,21 @@ void PlainOptimizer::sgd_step(const OptimizerOptions& o, std::size_t i, float* p
   const std::size_t n = params_[i].size;
   const auto wd = static_cast<float>(o.weight_decay), mu = static_cast<float>(o.momentum);
   scratch_.resize(n);
+  if (kernels_ && kernels_->sgd_momentum && kernels_->sgd) {
+    const auto lr = static_cast<float>(-o.lr);
+    if (o.momentum == 0) {
+      const float h[] = {wd, lr};
+      kernels_->sgd(static_cast<int>(n), h, p, g);
+      return;
+    }
+    std::vector<float>& buf = slots_[i].momentum_buffer;
+    const bool first = buf.empty();
+    if (first) buf.assign(n, 0.0f);
+    const float h[] = {wd, first ? 0.0f : mu, first ? 1.0f : static_cast<float>(1 - o.dampening),
+                       o.nesterov ? 1.0f : 0.0f, o.nesterov ? mu : 1.0f, lr};
+    kernels_->sgd_momentum(static_cast<int>(n), h, p, g, buf.data(), scratch_.data());
+    return;
+  }
   float* d = scratch_.data();
   for (std::size_t k = 0; k < n; ++k) d[k] = o.weight_decay != 0 ? g[k] + wd * p[k] : g[k];
   if (o.momentum != 0) {
@@ -67,10 +82,8 @@ void PlainOptimizer::adam_step(const OptimizerOptions& o, std::size_t i, float* 
     if (o.amsgrad) s.max_exp_avg_sq.assign(n, 0.0f);
   }
   const bool decoupled = config_.type == "adamw";
-  if (decoupled && o.weight_decay != 0) {
-    const auto shrink = static_cast<float>(1 - o.lr * o.weight_decay);
-    for (std::size_t k = 0; k < n; ++k) p[k] *= shrink;
-  }
+  const bool shrinks = decoupled && o.weight_decay != 0, couples = !decoupled && o.weight_decay != 0;
+  const auto shrink = shrinks ? static_cast<float>(1 - o.lr * o.weight_decay) : 1.0f;
   ++s.step;
   const double bias_correction1 = 1 - std::pow(o.beta1, static_cast<double>(s.step));
   const double bias_correction2 = 1 - std::pow(o.beta2, static_cast<double>(s.step));
@@ -79,8 +92,22 @@ void PlainOptimizer::adam_step(const OptimizerOptions& o, std::size_t i, float* 
   const auto wd = static_cast<float>(o.weight_decay), eps = static_cast<float>(o.eps);
   const auto root_bc2 = static_cast<float>(std::sqrt(bias_correction2));
   const auto step_size = static_cast<float>(o.lr / bias_correction1);
+  if (kernels_ && kernels_->adam && kernels_->adam_amsgrad) {
+    const float h[] = {shrink, couples ? wd : 0.0f, b1, one_minus_b1, b2, one_minus_b2, root_bc2, eps, -step_size};
+    scratch_.resize(n);
+    if (o.amsgrad) {
+      kernels_->adam_amsgrad(static_cast<int>(n), h, p, g, s.exp_avg.data(), s.exp_avg_sq.data(), s.max_exp_avg_sq.data(),
+                             scratch_.data());
+    } else {
+      kernels_->adam(static_cast<int>(n), h, p, g, s.exp_avg.data(), s.exp_avg_sq.data(), scratch_.data());
+    }
+    return;
+  }
+  if (shrinks) {
+    for (std::size_t k = 0; k < n; ++k) p[k] *= shrink;
+  }
   for (std::size_t k = 0; k < n; ++k) {
-    const float grad = !decoupled && o.weight_decay != 0 ? g[k] + wd * p[k] : g[k];
+    const float grad = couples ? g[k] + wd * p[k] : g[k];
     s.exp_avg[k] = s.exp_avg[k] * b1 + grad * one_minus_b1;
     s.exp_avg_sq[k] = s.exp_avg_sq[k] * b2 + grad * grad * one_minus_b2;
     float second = s.exp_avg_sq[k];
@@ -156,9 +183,18 @@ void PlainOptimizer::load_state(const PlainState& state) {
   slots_ = std::move(slots);
 }
 
-double gradient_norm(const std::vector<const float*>& gradients, const std::vector<std::size_t>& sizes, double norm_type) {
+double gradient_norm(const std::vector<const float*>& gradients, const std::vector<std::size_t>& sizes, double norm_type,
+                     const UpdateKernels* kernels) {
   const bool infinity = std::isinf(norm_type);
   double total = 0;
+  if (norm_type == 2.0 && kernels && kernels->sum_of_squares) {
+    for (std::size_t i = 0; i < gradients.size(); ++i) {
+      float squares = 0;
+      kernels->sum_of_squares(static_cast<int>(sizes[i]), gradients[i], &squares);
+      total += squares;
+    }
+    return std::sqrt(total);
+  }
   for (std::size_t i = 0; i < gradients.size(); ++i) {
     for (std::size_t k = 0; k < sizes[i]; ++k) {
       const double a = std::fabs(static_cast<double>(gradients[i][k]));
@@ -170,13 +206,19 @@ double gradient_norm(const std::vector<const float*>& gradients, const std::vect
 }
 
 double clip_gradient_norm(const std::vector<float*>& gradients, const std::vector<std::size_t>& sizes, double max_norm,
-                          double norm_type) {
-  const double norm = gradient_norm(std::vector<const float*>(gradients.begin(), gradients.end()), sizes, norm_type);
+                          double norm_type, const UpdateKernels* kernels) {
+  const double norm =
+      gradient_norm(std::vector<const float*>(gradients.begin(), gradients.end()), sizes, norm_type, kernels);
   const double coefficient = max_norm / (norm + 1e-6);
   if (coefficient < 1) {
     const auto c = static_cast<float>(coefficient);
-    for (std::size_t i = 0; i < gradients.size(); ++i)
-      for (std::size_t k = 0; k < sizes[i]; ++k) gradients[i][k] *= c;
+    for (std::size_t i = 0; i < gradients.size(); ++i) {
+      if (kernels && kernels->scale) {
+        kernels->scale(static_cast<int>(sizes[i]), &c, gradients[i]);
+      } else {
+        for (std::size_t k = 0; k < sizes[i]; ++k) gradients[i][k] *= c;
+      }
+    }
   }
   return norm;
 }

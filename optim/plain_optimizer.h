@@ -41,10 +41,35 @@ struct PlainParameter {
 
 using PlainState = std::map<std::string, std::vector<float>>;
 
+// The element-wise loops of a step and of clipping as compiled kernels, for a client that
+// generates them (nn/poly/update_kernels.h: polyc). Each takes the number of floats n and the
+// coefficients h that the step works out once (the formulas above, in that order):
+//   sgd_momentum  d = g + h0·p;  b ← b·h1 + d·h2;  d ← d·h3 + b·h4;  p ← p + d·h5
+//                 (h2 = 1 − dampening, or h1 = 0 and h2 = 1 on the buffer's first step; Nesterov:
+//                 h3 = 1, h4 = μ, else h3 = 0, h4 = 1; h5 = −lr); d is scratch
+//   sgd           p ← p + (g + h0·p)·h1  (h1 = −lr)
+//   adam          p ← p·h0;  d = g + h1·p;  m ← m·h2 + d·h3;  v ← v·h4 + d·d·h5;
+//                 p ← p + m / (√v / h6 + h7) · h8  (AdamW: h0 = 1 − lr·wd, h1 = 0; Adam: h0 = 1,
+//                 h1 = wd; h6 = √(1 − β2ᵗ), h7 = ε, h8 = −lr/(1 − β1ᵗ)); d is scratch
+//   adam_amsgrad  the same with v̂ ← max(v̂, v) and √v̂ in the denominator
+//   sum_of_squares  h0 = Σ g² (in float);  scale  g ← g·h0
+// Null members keep the plain loops.
+struct UpdateKernels {
+  void (*sgd_momentum)(int n, const float* h, float* p, const float* g, float* b, float* d) = nullptr;
+  void (*sgd)(int n, const float* h, float* p, const float* g) = nullptr;
+  void (*adam)(int n, const float* h, float* p, const float* g, float* m, float* v, float* d) = nullptr;
+  void (*adam_amsgrad)(int n, const float* h, float* p, const float* g, float* m, float* v, float* vmax, float* d) = nullptr;
+  void (*sum_of_squares)(int n, const float* g, float* h) = nullptr;
+  void (*scale)(int n, const float* h, float* g) = nullptr;
+};
+
 class PlainOptimizer final : public ParamGroups {
  public:
   // Throws util::UsageError when `params` is empty or a group rule selects nothing.
   PlainOptimizer(const OptimizerConfig& config, std::vector<PlainParameter> params);
+
+  // The step's loops as `kernels` (kept by the caller while the optimiser lives); null: plain loops.
+  void set_update_kernels(const UpdateKernels* kernels) { kernels_ = kernels; }
 
   // One step: values[i] (params()[i].size floats) moves against gradients[i].
   void step(const std::vector<float*>& values, const std::vector<const float*>& gradients);
@@ -84,16 +109,19 @@ class PlainOptimizer final : public ParamGroups {
   std::vector<Group> groups_;
   std::vector<Slots> slots_;
   std::vector<float> scratch_;  // one parameter's effective gradient
+  const UpdateKernels* kernels_ = nullptr;
 };
 
 // torch.nn.utils.clip_grad_norm_ over the gradients (sizes[i] floats each): the total
 // `norm_type`-norm (∞: the largest magnitude) of all of them together, returned; when it
-// exceeds `max_norm`, every gradient is scaled by max_norm / (norm + 1e-6).
+// exceeds `max_norm`, every gradient is scaled by max_norm / (norm + 1e-6). With `kernels`,
+// the 2-norm's squares and the scaling run in them (each gradient's sum in float, the total
+// in double).
 double clip_gradient_norm(const std::vector<float*>& gradients, const std::vector<std::size_t>& sizes, double max_norm,
-                          double norm_type = 2.0);
+                          double norm_type = 2.0, const UpdateKernels* kernels = nullptr);
 
 // The total norm alone (clip_gradient_norm's first half).
 double gradient_norm(const std::vector<const float*>& gradients, const std::vector<std::size_t>& sizes,
-                     double norm_type = 2.0);
+                     double norm_type = 2.0, const UpdateKernels* kernels = nullptr);
 
 }  // namespace pz::optim

@@ -256,4 +256,13 @@ std::string layer_kernels_source(const LayerShapes& shapes, std::vector<poly::Ke
 std::shared_ptr<poly::JitModule> compile_layer_kernels(const LayerShapes& shapes, const std::string& element,
                                                        const std::string& cache_dir = "");
 
+// Any `kernels` as one C translation unit (reports as layer_kernels_source's).
+std::string kernels_source(const std::vector<poly::KernelWriter>& kernels, std::vector<poly::KernelReport>* reports,
+                           const std::string& element = "float");
+
+// Any `kernels` as one C translation unit, compiled and loaded the same way; `what` names them
+// in the cache's key and in the error.
+std::shared_ptr<poly::JitModule> compile_kernels(const std::vector<poly::KernelWriter>& kernels, const std::string& what,
+                                                 const std::string& cache_dir = "", const std::string& element = "float");
+
 }  // namespace pz::nn

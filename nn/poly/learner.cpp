@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "nn/poly/update_kernels.h"
 #include "nn/safetensors.h"
 #include "optim/scheduler_factory.h"
 #include "util/error.h"
@@ -28,11 +29,13 @@ PolyLearner::PolyLearner(const games::GameInfo& info, const LearnerConfig& confi
     : config_(config),
       optimizer_config_(optim::parse_optimizer_config(config.optimizer, "learner.optimizer")),
       backprop_((check_net_config(config.network, info), config.network), net_shape(info), cache_dir),
-      weights_(backprop_.initial_weights(seed)) {
+      weights_(backprop_.initial_weights(seed)),
+      update_kernels_(compile_update_kernels(cache_dir)) {
   for (const WeightSlot& s : backprop_.slots()) {
     if (s.trainable) trainable_.push_back(s.name);
   }
   optimizer_ = std::make_shared<optim::PlainOptimizer>(optimizer_config_, trainable_parameters(backprop_.slots()));
+  optimizer_->set_update_kernels(update_kernels_.get());
   scheduler_ = optim::build_scheduler(config_.scheduler, optimizer_);
 }
 
@@ -90,10 +93,11 @@ double PolyLearner::clip_or_measure_gradients() {
     sizes.push_back(g.size());
   }
   if (optimizer_config_.clip_grad_norm) {
-    return optim::clip_gradient_norm(gradients, sizes, *optimizer_config_.clip_grad_norm,
-                                     optimizer_config_.clip_norm_type);
+    return optim::clip_gradient_norm(gradients, sizes, *optimizer_config_.clip_grad_norm, optimizer_config_.clip_norm_type,
+                                     update_kernels_.get());
   }
-  return optim::gradient_norm(std::vector<const float*>(gradients.begin(), gradients.end()), sizes);
+  return optim::gradient_norm(std::vector<const float*>(gradients.begin(), gradients.end()), sizes, 2.0,
+                              update_kernels_.get());
 }
 
 bool PolyLearner::weights_finite() const {

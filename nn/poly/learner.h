@@ -1,6 +1,7 @@
 // The learner without LibTorch: learner.h's step — the same loss, clipping, optimiser,
 // schedule, divergence checks and StepStats — on the kernels polyc generates (the forward
-// and backward pass of nn/poly/backprop.h) and the optimisers of optim/plain_optimizer.h, over
+// and backward pass of nn/poly/backprop.h) and the optimisers of optim/plain_optimizer.h, whose
+// update and clipping loops are polyc's kernels too (nn/poly/update_kernels.h), over
 // network.h's weights by name (NetWeights), so that a build without LibTorch trains and what
 // it trains is an ordinary model file.
 //
@@ -76,6 +77,7 @@ class PolyLearner final : public TrainingLearner {
   PolyBackprop backprop_;
   NetWeights weights_, gradients_;
   std::vector<std::string> trainable_;  // the optimiser's parameters, in order
+  std::shared_ptr<const optim::UpdateKernels> update_kernels_;  // the optimiser's and clipping's loops
   std::shared_ptr<optim::PlainOptimizer> optimizer_;
   std::unique_ptr<optim::LRScheduler> scheduler_;
   std::int64_t step_ = 0;
