@@ -79,8 +79,8 @@ void PlainOptimizer::adam_step(const OptimizerOptions& o, std::size_t i, float* 
   if (s.exp_avg.empty()) {
     s.exp_avg.assign(n, 0.0f);
     s.exp_avg_sq.assign(n, 0.0f);
-    if (o.amsgrad) s.max_exp_avg_sq.assign(n, 0.0f);
   }
+  if (o.amsgrad && s.max_exp_avg_sq.empty()) s.max_exp_avg_sq.assign(n, 0.0f);
   const bool decoupled = config_.type == "adamw";
   const bool shrinks = decoupled && o.weight_decay != 0, couples = !decoupled && o.weight_decay != 0;
   const auto shrink = shrinks ? static_cast<float>(1 - o.lr * o.weight_decay) : 1.0f;
@@ -180,6 +180,14 @@ void PlainOptimizer::load_state(const PlainState& state) {
     else if (field == "step") s.step = static_cast<std::int64_t>(values[0]);
     else throw util::UsageError("optimizer state: '" + key + "' is not a state this optimiser keeps");
   }
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const Slots& s = slots[i];
+    if (s.exp_avg.empty() != s.exp_avg_sq.empty()) {
+      const std::string& name = params_[i].name;
+      throw util::UsageError("optimizer state: '" + name + (s.exp_avg.empty() ? ".exp_avg_sq' without '" : ".exp_avg' without '") +
+                             name + (s.exp_avg.empty() ? ".exp_avg'" : ".exp_avg_sq'") + ": the two moments are kept together");
+    }
+  }
   slots_ = std::move(slots);
 }
 
@@ -191,7 +199,13 @@ double gradient_norm(const std::vector<const float*>& gradients, const std::vect
     for (std::size_t i = 0; i < gradients.size(); ++i) {
       float squares = 0;
       kernels->sum_of_squares(static_cast<int>(sizes[i]), gradients[i], &squares);
-      total += squares;
+      if (std::isinf(squares)) {  // past float's range: this gradient's sum again in double
+        double sum = 0;
+        for (std::size_t k = 0; k < sizes[i]; ++k) sum += static_cast<double>(gradients[i][k]) * gradients[i][k];
+        total += sum;
+      } else {
+        total += squares;
+      }
     }
     return std::sqrt(total);
   }

@@ -3,8 +3,8 @@
 // all sized by the network and the batch), so after the first step none of them comes from
 // the allocator again, and none costs the page faults and zero pages of fresh memory.
 //
-// The pool never holds more than one step used: at the start of each step it frees what the
-// step before did not take back (a batch size that is gone). Thread-safe.
+// At the start of each step the pool frees what the step before did not take back (a batch
+// size that is gone), so that between steps it holds at most what one step used. Thread-safe.
 #pragma once
 
 #include <cstddef>

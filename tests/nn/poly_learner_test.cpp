@@ -103,23 +103,31 @@ TEST(PolyLearner, ANonFiniteStepLeavesEveryWeightAsItWas) {
 }
 
 // The step reuses its buffers (nn/poly/buffer_pool.h) without clearing them: after a step
-// whose every activation was NaN, and across batch sizes, each step is the one a learner
-// that never saw the refused batch takes.
+// of the same batch size whose every activation was NaN, each step is the one a learner that
+// never saw the refused batches takes, on a residual network and on a pooled one with every
+// head (global pooling, win/draw/loss, ownership, score).
 TEST(PolyLearner, AStepAfterARefusedOneIsTheStepItWouldHaveBeen) {
-  const auto game = games::make_game("tictactoe");
-  const NetShape shape = net_shape(game->info());
-  PolyLearner refused(game->info(), small_config(), 3), clean(game->info(), small_config(), 3);
-  Batch bad = random_batch(shape, 8, 6);
-  bad.observations[3] = std::numeric_limits<float>::quiet_NaN();
-  int seed = 10;
-  for (int n : {8, 8, 5, 8}) {
-    EXPECT_THROW(refused.train_step(bad), TrainingDiverged);
-    const Batch batch = random_batch(shape, n, static_cast<std::uint64_t>(++seed));
-    const StepStats a = refused.train_step(batch), b = clean.train_step(batch);
-    EXPECT_EQ(a.loss, b.loss) << "batch of " << n;
-    EXPECT_EQ(a.grad_norm, b.grad_norm) << "batch of " << n;
+  LearnerConfig pooled = small_config();
+  pooled.network.type = "pooled";
+  pooled.network.global_channels = 4;
+  pooled.network.value_head = "wdl";
+  pooled.network.ownership = pooled.network.score = true;
+  for (const auto& [spec, config] : {std::pair{"tictactoe", small_config()}, std::pair{"go:size=5", pooled}}) {
+    const auto game = games::make_game(spec);
+    const NetShape shape = net_shape(game->info());
+    PolyLearner refused(game->info(), config, 3), clean(game->info(), config, 3);
+    std::uint64_t seed = 10;
+    for (int n : {8, 5, 5, 8}) {
+      Batch bad = random_batch(shape, n, ++seed);
+      bad.observations[3] = std::numeric_limits<float>::quiet_NaN();
+      EXPECT_THROW(refused.train_step(bad), TrainingDiverged) << spec;
+      const Batch batch = random_batch(shape, n, ++seed);
+      const StepStats a = refused.train_step(batch), b = clean.train_step(batch);
+      EXPECT_EQ(a.loss, b.loss) << spec << ", batch of " << n;
+      EXPECT_EQ(a.grad_norm, b.grad_norm) << spec << ", batch of " << n;
+    }
+    for (const auto& [name, tensor] : clean.weights()) EXPECT_EQ(refused.weights().at(name).values, tensor.values) << name;
   }
-  for (const auto& [name, tensor] : clean.weights()) EXPECT_EQ(refused.weights().at(name).values, tensor.values) << name;
 }
 
 TEST(PolyLearner, ItsSavedStateContinuesTheRunExactly) {

@@ -83,6 +83,8 @@ TEST(UpdateKernels, ClipTheGlobalNormAsThePlainLoops) {
   EXPECT_GT(plain, 1.0) << "the gradients were clipped";
   expect_close(h1, g1, "g1");
   expect_close(h2, g2, "g2");
+  std::vector<float> huge = {3e19f, 4e19f};  // squares past float's range: the norm is still finite
+  EXPECT_NEAR(optim::gradient_norm({huge.data()}, {2}, 2.0, &kernels()), 5e19, 1e13);
   std::vector<float> nan = {1.0f, std::nanf("")};
   EXPECT_TRUE(std::isnan(optim::gradient_norm({nan.data()}, {2}, 2.0, &kernels()))) << "a NaN gradient has a NaN norm";
 }

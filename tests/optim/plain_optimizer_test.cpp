@@ -110,6 +110,16 @@ TEST(PlainOptimizer, StateForAnotherNetworkIsRefusedByName) {
   EXPECT_THROW(PlainOptimizer(parse_optimizer_config({{"type", "sgd"}, {"lr", 0.1}}), {}), util::UsageError);
 }
 
+TEST(PlainOptimizer, AdamStateWithOneMomentOnlyIsRefused) {
+  PlainOptimizer adam(parse_optimizer_config({{"type", "adam"}, {"lr", 0.1}}), two_params());
+  try {
+    adam.load_state({{"fc.weight.exp_avg", {1, 2}}, {"fc.weight.step", {3}}});
+    FAIL() << "a first moment without its second was accepted";
+  } catch (const util::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("fc.weight.exp_avg_sq"), std::string::npos) << e.what();
+  }
+}
+
 TEST(PlainOptimizer, ClippingScalesToTheMaximumNormAndReportsTheNormBefore) {
   std::vector<float> a{3.0f}, b{4.0f};
   EXPECT_NEAR(clip_gradient_norm({a.data(), b.data()}, {1, 1}, 1.0), 5.0, 1e-12);
