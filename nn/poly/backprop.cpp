@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "polyhedral/analysis/cache_info.h"
 #include "util/rng.h"
 
 namespace pz::nn {
@@ -92,14 +93,14 @@ class Tape final : public TrainingLayerOps<TapeAct> {
     const ConvKernels& k = k_.conv(s);
     const float* w = param(module + ".weight");
     const float* b = bias ? param(module + ".bias") : nullptr;
-    Floats y = take(floats(x.plane() * out_channels)), wt = take(conv_weight_floats(s));
-    // The padded input, kept for the weight gradient (an activation of the tape, so the pool gets it back).
-    const TapeAct padded = make(take(s.pad() > 0 ? conv_padded_floats(s, n_) : 0), 0);
-    k.forward(n_, in(x), w, b, wt.data(), s.pad() > 0 ? values_[static_cast<std::size_t>(padded.id)].data() : nullptr,
-              y.data());
+    Floats y = take(floats(x.plane() * out_channels)), wt = take(conv_weight_floats(s)),
+           xp = take(s.pad() > 0 ? conv_padded_floats(s, n_) : 0);
+    k.forward(n_, in(x), w, b, wt.data(), s.pad() > 0 ? xp.data() : nullptr, y.data());
     give(wt);
+    give(xp);  // padded again for the weight gradient: one padded copy alive at a time, not one per layer
     const TapeAct out = make(std::move(y), out_channels, x.height, x.width);
-    backward_.push_back([this, &k, s, x, out, padded, w, module] {
+    backward_.push_back([this, &k, s, x, out, w, module] {
+      const Released released(*this, out);
       const float* dy = gradient(out);
       if (!dy) return;
       if (needs(x)) {
@@ -110,10 +111,7 @@ class Tape final : public TrainingLayerOps<TapeAct> {
         give(dyp);
         accumulate(x, std::move(dx));
       }
-      Floats dwt = take(conv_weight_floats(s));
-      k.weight_gradient(n_, s.pad() > 0 ? in(padded) : in(x), dy, dwt.data(), grad_of(module + ".weight"),
-                        s.bias ? grad_of(module + ".bias") : nullptr);
-      give(dwt);
+      weight_gradient(k, s, x, dy, grad_of(module + ".weight"), s.bias ? grad_of(module + ".bias") : nullptr);
     });
     return out;
   }
@@ -132,6 +130,7 @@ class Tape final : public TrainingLayerOps<TapeAct> {
     const TapeAct out = make(std::move(y), x.channels, x.height, x.width);
     const TapeAct res = residual ? *residual : TapeAct{};
     backward_.push_back([this, &k, x, out, res, stats, gamma, module] {
+      const Released released(*this, out);
       const float* dy = gradient(out);
       if (!dy) return;
       Floats g = take(value(x).size()), dx = take(value(x).size());
@@ -154,6 +153,7 @@ class Tape final : public TrainingLayerOps<TapeAct> {
     k.forward(n_, in(x), in(p), y.data());
     const TapeAct out = make(std::move(y), x.channels, x.height, x.width);
     backward_.push_back([this, &k, x, p, out] {
+      const Released released(*this, out);
       const float* dy = gradient(out);
       if (!dy) return;
       Floats dx = take(value(x).size()), dp = take(value(p).size());
@@ -170,6 +170,7 @@ class Tape final : public TrainingLayerOps<TapeAct> {
     k.forward(n_, in(x), y.data());
     const TapeAct out = make(std::move(y), 3 * x.channels);
     backward_.push_back([this, &k, x, out] {
+      const Released released(*this, out);
       const float* dy = gradient(out);
       if (!dy) return;
       Floats ties = take(floats(x.channels)), dx = take(value(x).size());
@@ -193,6 +194,7 @@ class Tape final : public TrainingLayerOps<TapeAct> {
     give(wt);
     const TapeAct out = make(std::move(y), outputs);
     backward_.push_back([this, &k, x, out, w, module] {
+      const Released released(*this, out);
       const float* dy = gradient(out);
       if (!dy) return;
       Floats g = take(value(out).size()), dx = take(value(x).size());
@@ -216,6 +218,7 @@ class Tape final : public TrainingLayerOps<TapeAct> {
     const TapeAct out = make(std::move(y), channels, height, width);
     needs_gradient_[static_cast<std::size_t>(out.id)] = needs(x);  // no parameters of its own
     backward_.push_back([this, &k, s, x, out] {
+      const Released released(*this, out);
       const float* dy = gradient(out);
       if (!dy || !needs(x)) return;
       Floats dx = take(value(x).size()), work = take(floats(2 * s.rows));
@@ -227,6 +230,58 @@ class Tape final : public TrainingLayerOps<TapeAct> {
   }
 
  private:
+  // Gives an activation's value and gradient back to the pool when its layer's backward ends: every layer that reads them ran its backward
+  // before (the tape runs in reverse), so they are dead, and the gradients of the layers
+  // below reuse their memory (as autograd frees a saved tensor once its node has run).
+  class Released {
+   public:
+    Released(Tape& tape, const TapeAct& out) : tape_(tape), out_(out.id) {}
+    Released(const Released&) = delete;
+    Released& operator=(const Released&) = delete;
+    ~Released() {
+      tape_.give(tape_.values_[static_cast<std::size_t>(out_)]);
+      tape_.give(tape_.gradients_of_[static_cast<std::size_t>(out_)]);
+    }
+
+   private:
+    Tape& tape_;
+    int out_;
+  };
+
+  // A convolution's weight gradient, a sum over the batch, in chunks of positions whose input
+  // (padded) and output gradient fit in half of L2: the kernel sweeps its operands once per
+  // register block of the weights, from L2 instead of from memory. The first chunk writes
+  // dw and dbias, each later one its own sums, added to them.
+  void weight_gradient(const ConvKernels& k, const ConvShape& s, const TapeAct& x, const float* dy, float* dw, float* dbias) {
+    const std::size_t in_row = static_cast<std::size_t>(x.plane() * x.channels),
+                      out_row = static_cast<std::size_t>(x.plane() * s.out_channels),
+                      padded_row = conv_padded_floats(s, 1);
+    const int rows = weight_gradient_chunk(padded_row > 0 ? padded_row : in_row, out_row);
+    const std::size_t weights = conv_weight_floats(s), biases = s.bias ? static_cast<std::size_t>(s.out_channels) : 0;
+    Floats dwt = take(weights), xp = take(padded_row * static_cast<std::size_t>(std::min(rows, n_))),
+           part_w = take(rows < n_ ? weights : 0), part_b = take(rows < n_ ? biases : 0);
+    for (int first = 0; first < n_; first += rows) {
+      const int m = std::min(rows, n_ - first);
+      const float* x_rows = in(x) + static_cast<std::size_t>(first) * in_row;
+      if (padded_row > 0) k.pad(m, x_rows, xp.data());
+      float* w_sum = first == 0 ? dw : part_w.data();
+      float* b_sum = first == 0 ? dbias : (dbias ? part_b.data() : nullptr);
+      k.weight_gradient(m, padded_row > 0 ? xp.data() : x_rows, dy + static_cast<std::size_t>(first) * out_row, dwt.data(),
+                        w_sum, b_sum);
+      if (first == 0) continue;
+      for (std::size_t i = 0; i < weights; ++i) dw[i] += part_w[i];
+      for (std::size_t i = 0; i < biases; ++i) dbias[i] += part_b[i];
+    }
+    for (Floats* f : {&dwt, &xp, &part_w, &part_b}) give(*f);
+  }
+
+  // Positions per weight-gradient chunk: rows of `in_row` + `out_row` floats in half of L2.
+  int weight_gradient_chunk(std::size_t in_row, std::size_t out_row) const {
+    static const long l2 = poly::CacheInfo::detect().l2;
+    const std::size_t bytes = (in_row + out_row) * sizeof(float);
+    return static_cast<int>(std::clamp<std::size_t>(static_cast<std::size_t>(l2) / 2 / bytes, 1, static_cast<std::size_t>(n_)));
+  }
+
   // Floats for `per_position` values of each of the batch's positions.
   std::size_t floats(int per_position) const { return static_cast<std::size_t>(n_) * static_cast<std::size_t>(per_position); }
   const float* in(const TapeAct& a) const { return value(a).data(); }

@@ -135,6 +135,10 @@ std::vector<KernelWriter> conv_kernels(const ConvShape& s) {
       b.end();
     });
   }
+  if (padded) {
+    out.emplace_back(name + "_pad", std::vector<KernelArgument>{{"x", board_in}, {"xp", padded_in, true}});
+    out.back().nest([=](ScopBuilder& b) { describe_padding(b, "x", "xp", H, W, C, P); });
+  }
   return out;
 }
 
@@ -616,6 +620,7 @@ PolyLayerKernels::PolyLayerKernels(const LayerShapes& shapes, const std::string&
     ConvKernels& k = convs_[s];
     const std::string n = conv_name(s);
     fn(k.forward, n + "_forward"), fn(k.input_gradient, n + "_input_gradient"), fn(k.weight_gradient, n + "_weight_gradient");
+    if (s.pad() > 0) fn(k.pad, n + "_pad");
   }
   for (const BatchNormShape& s : unique(shapes.batch_norms)) {
     BatchNormKernels& k = batch_norms_[s];

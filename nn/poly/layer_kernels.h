@@ -127,6 +127,9 @@ struct ConvKernels {
   // (ignored without bias);
   // dwt [k·k·C·O] workspace
   void (*weight_gradient)(int, const float* xp, const float* dy, float* dwt, float* dw, float* dbias);
+  // x [N][H·W][C] → xp (3×3 only; null for 1×1): the forward's padded copy again, for a
+  // caller that does not keep it until the weight gradient
+  void (*pad)(int, const float* x, float* xp);
 };
 struct BatchNormKernels {
   // x, residual (ignored without) [N][plane][C], γ, β [C]; running mean/var [C] moved in place
