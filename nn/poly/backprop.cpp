@@ -230,9 +230,10 @@ class Tape final : public TrainingLayerOps<TapeAct> {
   }
 
  private:
-  // Gives an activation's value and gradient back to the pool when its layer's backward ends: every layer that reads them ran its backward
-  // before (the tape runs in reverse), so they are dead, and the gradients of the layers
-  // below reuse their memory (as autograd frees a saved tensor once its node has run).
+  // Gives an activation's value and gradient back to the pool when its layer's backward ends:
+  // every layer that reads them ran its backward before (the tape runs in reverse), so they
+  // are dead, and the gradients of the layers below reuse their memory (as autograd frees a
+  // saved tensor once its node has run).
   class Released {
    public:
     Released(Tape& tape, const TapeAct& out) : tape_(tape), out_(out.id) {}

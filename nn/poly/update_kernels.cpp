@@ -1,5 +1,6 @@
 #include "nn/poly/update_kernels.h"
 
+#include <type_traits>
 #include <vector>
 
 #include "nn/poly/layer_kernels.h"
