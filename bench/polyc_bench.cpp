@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "polyhedral/frontend/preprocess.h"
 #include "polyhedral/polyc.h"
@@ -451,8 +453,64 @@ struct PolybenchRun {
   double seconds = 0;
 };
 
-// Runs `exe` (PolyBench with -DPOLYBENCH_TIME prints the kernel's seconds on stdout), its
-// dump to `dump` when not empty.
+// PolyBench's kernel timer. gettimeofday prints whole microseconds, too coarse for the
+// MINI kernels (1-10 us), so where the CPU has an invariant time-stamp counter the runs use
+// PolyBench's own POLYBENCH_CYCLE_ACCURATE_TIMER (RDTSC ticks), converted to seconds at the
+// counter's rate measured here against the steady clock.
+struct PolybenchClock {
+  std::string flag;               // the extra -D, empty for gettimeofday
+  double ticks_per_second = 1.0;  // what one printed unit is worth
+};
+
+#if defined(__x86_64__)
+bool cpu_has_invariant_tsc() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("flags", 0) != 0) continue;
+    std::istringstream words(line);
+    bool constant = false, nonstop = false;
+    for (std::string w; words >> w;) {
+      constant = constant || w == "constant_tsc";
+      nonstop = nonstop || w == "nonstop_tsc";
+    }
+    return constant && nonstop;
+  }
+  return false;
+}
+
+double measured_tsc_rate() {
+  auto ticks = [] {
+    unsigned lo = 0, hi = 0;
+    __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+    return static_cast<double>((static_cast<unsigned long long>(hi) << 32) | lo);
+  };
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  const double c0 = ticks();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const double c1 = ticks();
+  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return (c1 - c0) / seconds;
+}
+#endif
+
+const PolybenchClock& polybench_clock() {
+  static const PolybenchClock clock = [] {
+    PolybenchClock c;
+#if defined(__x86_64__)
+    if (cpu_has_invariant_tsc()) {
+      c.flag = "-DPOLYBENCH_CYCLE_ACCURATE_TIMER";
+      c.ticks_per_second = measured_tsc_rate();
+    }
+#endif
+    return c;
+  }();
+  return clock;
+}
+
+// Runs `exe` (PolyBench with -DPOLYBENCH_TIME prints the kernel's time on stdout, in
+// polybench_clock()'s units), its dump to `dump` when not empty.
 PolybenchRun run_polybench_binary(const fs::path& exe, int threads, const fs::path& dump, const fs::path& out, double timeout) {
   PolybenchRun r;
   std::string cmd = "OMP_NUM_THREADS=" + std::to_string(threads) + " " + poly::shell_quote(exe.string()) + " > " +
@@ -463,7 +521,7 @@ PolybenchRun run_polybench_binary(const fs::path& exe, int threads, const fs::pa
   std::string word, last;
   while (text >> word) last = word;
   char* end = nullptr;
-  r.seconds = std::strtod(last.c_str(), &end);
+  r.seconds = std::strtod(last.c_str(), &end) / polybench_clock().ticks_per_second;
   if (last.empty() || end != last.c_str() + last.size()) r.rc = -2;
   return r;
 }
@@ -631,7 +689,9 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
   }
   result.notes.push_back("PolyBench " + pb + ": -D<SIZE>_DATASET -DPOLYBENCH_TIME -DPOLYBENCH_DUMP_ARRAYS" +
                          std::string(o.scalar_bounds ? " -DPOLYBENCH_USE_SCALAR_LB" : "") + ", polybench.o by gcc -O2; "
-                         "times are PolyBench's (the kernel call), the " + o.statistic + " of " + std::to_string(o.repeats) +
+                         "times are PolyBench's (the kernel call" +
+                         std::string(polybench_clock().flag.empty() ? "" : ", RDTSC ticks at the measured counter rate") +
+                         "), the " + o.statistic + " of " + std::to_string(o.repeats) +
                          " runs, the variants' runs interleaved");
 
   poly::PolycOptions po;
@@ -646,6 +706,7 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
   for (const auto& ds : datasets) {
     std::vector<std::string> cpp_flags = {"-I" + pb + "/utilities", "-D" + ds + "_DATASET", "-DPOLYBENCH_TIME",
                                           "-DPOLYBENCH_DUMP_ARRAYS"};
+    if (!polybench_clock().flag.empty()) cpp_flags.push_back(polybench_clock().flag);
     if (o.scalar_bounds) cpp_flags.push_back("-DPOLYBENCH_USE_SCALAR_LB");
     const fs::path dsdir = dir.path() / ds;
     fs::create_directories(dsdir);

@@ -6,7 +6,7 @@
 // (-D<SIZE>_DATASET -DPOLYBENCH_TIME -DPOLYBENCH_DUMP_ARRAYS, utilities/ on the include
 // path) and links one polybench.o; polyc reads the file after the preprocessor and writes
 // it back with the region replaced (polyc.h), then gcc compiles that. Times are PolyBench's
-// own (the kernel call), the median (or best) of the repeats, every variant's runs
+// own (the kernel call; RDTSC ticks where the CPU's counter is invariant), the median (or best) of the repeats, every variant's runs
 // interleaved round by round after its first; the array dumps (stderr) are compared with
 // gcc -O3's. Variants: gcc -O3, Polly, parallel Polly (T threads), polyc on 1 and on T
 // threads (one binary). Where polyc's dump differs beyond the tolerance, polyc

@@ -366,20 +366,31 @@ SourceVerdict source_verdict(IslContext& ctx, Scop& scop, const Dependences& dep
     if (static_cast<int>(isl_set_dim(st.domain.get(), isl_dim_set)) == depth) names += (names.empty() ? "" : ", ") + st.name;
   v.reason = "no tile can pay, and the schedule gives the deepest statements (" + names + ") no better innermost loop";
   const std::string min_trips = std::to_string(kAccumulatedMinTrips);
-  std::string accumulated;
+  const std::string max_simd_trips = std::to_string(kMarkedSimdMaxTrips);
+  std::string accumulated, marked;
+  // Marks count as no gain only where they are all there is: beside accumulators (bicg,
+  // atax), the schedule's vectorised sums beat the source at every size measured.
+  bool all_marks = !gains->empty();
+  for (const InnerLoopGain& g : *gains)
+    all_marks = all_marks && g.after == InnerLoopKind::kMarkedSimd && g.before == InnerLoopKind::kIndependentUnit;
   for (const InnerLoopGain& g : *gains) {
-    if (g.after != InnerLoopKind::kAccumulated) return v;
-    if (g.trips >= kAccumulatedMinTrips || (g.trips < 0 && g.trips_c.empty())) return v;
-    const std::string test = "(" + g.trips_c + ") < " + min_trips;
+    const bool accumulates = g.after == InnerLoopKind::kAccumulated;
+    if (!accumulates && !all_marks) return v;
+    if (g.trips < 0 && g.trips_c.empty()) return v;
+    // Accumulators gain on long runs, marks on short ones: no gain on the other side.
+    if (g.trips >= 0 && (accumulates ? g.trips >= kAccumulatedMinTrips : g.trips < kMarkedSimdMaxTrips)) return v;
+    const std::string test =
+        "(" + g.trips_c + ")" + (accumulates ? " < " + min_trips : " >= " + max_simd_trips);
     if (g.trips < 0 && v.condition.find(test) == std::string::npos)
       v.condition += (v.condition.empty() ? "" : " && ") + test;
-    accumulated += (accumulated.empty() ? "" : ", ") + g.describe();
+    (accumulates ? accumulated : marked) += ((accumulates ? accumulated : marked).empty() ? "" : ", ") + g.describe();
   }
+  v.reason += " than the source's";
   if (!accumulated.empty())
-    v.reason += " than the source's but vector accumulators over runs of under " + min_trips + " iterations (" +
-                accumulated + ")";
-  else
-    v.reason += " than the source's";
+    v.reason += ", but vector accumulators over runs of under " + min_trips + " iterations (" + accumulated + ")";
+  if (!marked.empty())
+    v.reason += std::string(accumulated.empty() ? ", but" : " and") + " omp simd marks on runs of " + max_simd_trips +
+                " iterations or more (" + marked + ")";
   v.keep = true;
   return v;
 }

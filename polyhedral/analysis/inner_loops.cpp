@@ -156,7 +156,10 @@ std::vector<InnerLoopGain> inner_loop_gains(const Scop& scop, const isl::union_m
   for (const Statement& s : scop.statements) {
     if (static_cast<int>(isl_set_dim(s.domain.get(), isl_dim_set)) != depth) continue;
     InnerLoopGain g{s.name, inner_loop_kind(s, source, validity), inner_loop_kind(s, chosen, validity)};
-    if (g.after == InnerLoopKind::kIndependentUnit && marked.simd.count(s.name)) g.after = InnerLoopKind::kMarkedSimd;
+    if (g.after == InnerLoopKind::kIndependentUnit && marked.simd.count(s.name)) {
+      g.after = InnerLoopKind::kMarkedSimd;
+      innermost_trips(s, chosen, g);
+    }
     if (g.after == InnerLoopKind::kCarried && marked.accumulated.count(s.name)) {
       g.after = InnerLoopKind::kAccumulated;
       innermost_trips(s, chosen, g);

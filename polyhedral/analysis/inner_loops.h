@@ -48,10 +48,17 @@ const char* inner_loop_kind_name(InnerLoopKind kind);
 // kIndependentUnit (nothing to gain).
 InnerLoopKind inner_loop_kind(const Statement& statement, const isl::union_map& schedule, const isl::union_map& validity);
 
+// An "omp simd" mark on a loop the back-end compiler vectorises anyway (independent, unit
+// stride) saves it the run-time alias check and the scalar remainder it emits around the
+// loop: a gain on short runs (heat-3d at MINI, 8 iterations), none on longer ones (jacobi-1d
+// and jacobi-2d at MINI, 28 iterations a run; fdtd-2d at SMALL; polyhedral/README.md). From
+// this many iterations a run the cost model counts no gain.
+inline constexpr long long kMarkedSimdMaxTrips = 16;
+
 struct InnerLoopGain {
   std::string statement;
   InnerLoopKind before = InnerLoopKind::kCarried, after = InnerLoopKind::kCarried;
-  // For kAccumulated: the most iterations of one run of the loop, as a C expression of the
+  // For kAccumulated and kMarkedSimd: the most iterations of one run of the loop, as a C expression of the
   // parameters ("" when isl gives no affine bound) and as a number when constant (else -1).
   std::string trips_c;
   long long trips = -1;

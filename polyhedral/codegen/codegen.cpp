@@ -19,6 +19,7 @@
 #include "polyhedral/ir/isl_context.h"
 #include "polyhedral/transform/parallel_marks.h"
 #include "polyhedral/transform/reductions.h"
+#include "polyhedral/transform/register_tiling.h"
 
 namespace pz::poly {
 
@@ -58,8 +59,14 @@ constexpr const char* kBlockPosition = "register block position";
 
 class Emitter {
  public:
-  Emitter(const Scop& scop, const CodegenOptions& o, std::string prefix, std::string accumulator, std::string block)
-      : scop_(scop), o_(o), prefix_(std::move(prefix)), accumulator_(std::move(accumulator)), block_(std::move(block)) {
+  Emitter(const Scop& scop, const CodegenOptions& o, std::string prefix, std::string accumulator, std::string block,
+          std::string jam_register)
+      : scop_(scop),
+        o_(o),
+        prefix_(std::move(prefix)),
+        accumulator_(std::move(accumulator)),
+        jam_register_(std::move(jam_register)),
+        block_(std::move(block)) {
     for (const auto& s : scop.statements) stmts_[s.name] = &s;
   }
 
@@ -104,6 +111,10 @@ class Emitter {
           if (declares) open_block(depth);
           node(c, depth + (declares ? 1 : 0));
           if (declares) close_block(depth);
+          isl_ast_node_free(c);
+          break;
+        }
+        if (name == kUnrollJamMark && emit_jam_in_register(c, depth)) {
           isl_ast_node_free(c);
           break;
         }
@@ -389,6 +400,93 @@ class Emitter {
     return lhs + " " + s.op + " " + (target.empty() ? rhs : replace_all(rhs, target, element));
   }
 
+  // kUnrollJamMark's unrolled copies (register_tiling.h) when each updates one element X
+  // that no other access among them touches (`C[i][j] += A[i][k] * B[k][j]` at k, k + 1,
+  // ...): X is loaded into a scalar once, the copies update the scalar, and it is stored
+  // once,
+  //   { T reg = X;  <the copies, X replaced by reg>  X = reg; }
+  // which is what unroll-and-jam is for. GCC cannot do this itself: a store to X might
+  // change A or B for all it knows, while polyc's arrays never overlap. The first copy must
+  // run unconditionally (then X is read and written in any case); the others may sit under
+  // isl's guards, which are conditions on the loops only. Returns false, having printed
+  // nothing, for any other shape.
+  bool emit_jam_in_register(isl_ast_node* n, int depth) {
+    if (o_.register_block) return false;  // its copies read a local block instead
+    isl_ast_node* first = n;
+    isl_ast_node_list* list = nullptr;
+    if (isl_ast_node_get_type(n) == isl_ast_node_block) {
+      list = isl_ast_node_block_get_children(n);
+      first = isl_ast_node_list_n_ast_node(list) > 0 ? isl_ast_node_list_get_ast_node(list, 0) : nullptr;
+      isl_ast_node_list_free(list);
+    } else {
+      first = isl_ast_node_copy(n);
+    }
+    const bool leads = first && isl_ast_node_get_type(first) == isl_ast_node_user;
+    isl_ast_node_free(first);
+    std::string target, array;
+    int copies = 0;
+    if (!leads || !jam_updates(n, target, array, copies) || copies < 2) return false;
+    const Array* a = scop_.array(array);
+    if (!a) return false;  // the scalar needs the element's type
+    std::ostringstream aside;
+    std::swap(out_, aside);
+    node(n, depth + 1);
+    std::swap(out_, aside);
+    line(depth, "{");
+    line(depth + 1, cat({a->element_type, " ", jam_register_, " = ", target, ";"}));
+    out_ << replace_all(aside.str(), target, jam_register_);
+    line(depth + 1, cat({target, " = ", jam_register_, ";"}));
+    line(depth, "}");
+    return true;
+  }
+
+  // Whether every statement below `n`, through blocks and ifs only, is an update of the
+  // same element (`target`, of `array`) whose other operands do not read `array`.
+  bool jam_updates(isl_ast_node* n, std::string& target, std::string& array, int& copies) {
+    switch (isl_ast_node_get_type(n)) {
+      case isl_ast_node_user: {
+        NameMap rename;
+        const Statement* s = user_statement(n, rename);
+        if (!s->lhs || !s->rhs || s->lhs->kind != Expr::Kind::kAccess || !update_form(*s)) return false;
+        const std::string element = pz::poly::to_c(*s->lhs, rename);
+        if (copies > 0 && (element != target || s->lhs->text != array)) return false;
+        target = element;
+        array = s->lhs->text;
+        bool other = false;  // another access to the array: a subscript of X, or another element
+        for (const auto& subscript : s->lhs->args)
+          visit(subscript, [&](const ExprPtr& x) { other = other || x->kind == Expr::Kind::kAccess; });
+        visit(s->rhs, [&](const ExprPtr& x) {
+          if (x->kind == Expr::Kind::kAccess && x->text == array) other = other || pz::poly::to_c(*x, rename) != target;
+        });
+        ++copies;
+        return !other;
+      }
+      case isl_ast_node_block: {
+        isl_ast_node_list* list = isl_ast_node_block_get_children(n);
+        bool ok = true;
+        for (int i = 0, k = isl_ast_node_list_n_ast_node(list); i < k && ok; ++i) {
+          isl_ast_node* c = isl_ast_node_list_get_ast_node(list, i);
+          ok = jam_updates(c, target, array, copies);
+          isl_ast_node_free(c);
+        }
+        isl_ast_node_list_free(list);
+        return ok;
+      }
+      case isl_ast_node_if: {
+        isl_ast_node* then = isl_ast_node_if_get_then_node(n);
+        bool ok = jam_updates(then, target, array, copies);
+        isl_ast_node_free(then);
+        if (ok && isl_ast_node_if_has_else_node(n) == isl_bool_true) {
+          isl_ast_node* other = isl_ast_node_if_get_else_node(n);
+          ok = jam_updates(other, target, array, copies);
+          isl_ast_node_free(other);
+        }
+        return ok;
+      }
+      default: return false;  // a loop or a mark
+    }
+  }
+
   // kAccumulateMark's loop, when it has the shape the mark promises (one statement, an
   // update of an element that does not depend on the loop):
   //   if (<the loop runs at least once>) {
@@ -555,6 +653,7 @@ class Emitter {
   const CodegenOptions& o_;
   std::string prefix_;  // generated iterators are prefix_ + schedule dimension
   std::string accumulator_;  // the scalar of kAccumulateMark loops
+  std::string jam_register_;  // the scalar of kUnrollJamMark copies
   std::string block_;        // the local array of a register block
   bool block_in_scope_ = false;
   int parallel_depth_ = 0;  // parallel loops around the code being emitted
@@ -633,14 +732,14 @@ std::string generate_c(const Scop& scop, const isl::schedule& schedule, const Co
   for (int i = 0; i < 32; ++i) names = isl_id_list_add(names, isl_id_alloc(ctx, (prefix + std::to_string(i)).c_str(), nullptr));
   build = isl_ast_build_set_iterators(build, names);
   if (options.register_block) build = isl_ast_build_set_at_each_domain(build, annotate_block_position, const_cast<RegisterBlock*>(options.register_block));
-  isl_ast_node* tree = isl_ast_build_node_from_schedule(build, schedule.copy());
+  isl_ast_node* tree = isl_ast_build_node_from_schedule(build, isolate_whole_strips(schedule).release());
   isl_ast_build_free(build);
   if (!tree) {
     const char* msg = isl_ctx_last_error_msg(ctx);
     throw std::runtime_error(std::string("isl AST generation failed: ") + (msg ? msg : "unknown error"));
   }
   const std::string block = local_name(used, prefix, "pz_rb");
-  Emitter em(scop, options, prefix, local_name(used, prefix, "pz_acc"), block);
+  Emitter em(scop, options, prefix, local_name(used, prefix, "pz_acc"), block, local_name(used, prefix, "pz_reg"));
   em.node(tree, 1);
   isl_ast_node_free(tree);
   return options.indent + "{\n" + em.str() + options.indent + "}\n";

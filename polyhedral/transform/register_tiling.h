@@ -27,4 +27,9 @@ inline constexpr const char* kUnrollJamMark = "unroll-and-jam";
 isl::schedule register_tile(const isl::schedule& schedule, const Scop& scop, int factor, const isl::union_map& deps,
                             bool untiled, std::vector<std::string>& log);
 
+// For code generation, after every other pass (an isolate option is in the band's own
+// coordinates, which later passes may permute): each unroll-and-jam strip's band isolates
+// the points where the strip is whole, so that isl prints those copies without guards.
+isl::schedule isolate_whole_strips(const isl::schedule& schedule);
+
 }  // namespace pz::poly

@@ -382,15 +382,21 @@ TEST(Codegen, AOneLoopBandBothParallelAndInnermostGetsOneCombinedPragma) {
   EXPECT_EQ(r.output.find("#pragma omp simd"), std::string::npos) << r.output;
 }
 
+// Tiles of 16 and simd marks: the setting of the register-tiling tests.
+PolycOptions tiles_of_16_with_simd() {
+  PolycOptions o;
+  o.tile.mode = TileOptions::Mode::kFixed;
+  o.tile.sizes = {16};
+  o.vectorize = true;
+  return o;
+}
+
 TEST(RegisterTiling, GemmUnrollsTheReductionInsideTheVectorLoop) {
   const std::string src =
       "#define N 64\nstatic double A[N][N], B[N][N], C[N][N];\nvoid f(void) {\n  int i, j, k;\n#pragma scop\n"
       "  for (i = 0; i < N; i++) for (j = 0; j < N; j++) for (k = 0; k < N; k++)\n"
       "    C[i][j] += A[i][k] * B[k][j];\n#pragma endscop\n}\n";
-  PolycOptions o;
-  o.tile.mode = TileOptions::Mode::kFixed;
-  o.tile.sizes = {16};
-  o.vectorize = true;
+  PolycOptions o = tiles_of_16_with_simd();
   PolycResult r = polyc(src, o);
   ASSERT_EQ(r.scops.size(), 1u);
   bool unrolled = false;
@@ -400,15 +406,59 @@ TEST(RegisterTiling, GemmUnrollsTheReductionInsideTheVectorLoop) {
     if (p.rfind("unroll-and-jam: member 1 of a band of 3 unrolled by 4", 0) == 0) unrolled = true;
   }
   EXPECT_TRUE(unrolled);
-  // Four copies of the statement side by side under one `omp simd` loop.
+  // Four copies of the statement side by side under one `omp simd` loop, on a scalar that
+  // C's element is loaded into once and stored from once.
   size_t simd = r.output.find("#pragma omp simd");
   ASSERT_NE(simd, std::string::npos) << r.output;
   std::string body = r.output.substr(simd);
-  int copies = 0;
-  for (size_t at = body.find("C[("); at != std::string::npos; at = body.find("C[(", at + 1)) ++copies;
-  EXPECT_EQ(copies, 4) << r.output;
+  auto count = [&](const std::string& what) {
+    int n = 0;
+    for (size_t at = body.find(what); at != std::string::npos; at = body.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("pz_reg += "), 4) << r.output;
+  EXPECT_EQ(count("double pz_reg = C[("), 1) << r.output;
+  EXPECT_EQ(count("] = pz_reg;"), 1) << r.output;
+  EXPECT_EQ(count("C[("), 2) << r.output;
   o.unroll_jam = 0;
   EXPECT_EQ(polyc(src, o).output.find("+ 3)]"), std::string::npos);
+}
+
+TEST(RegisterTiling, WholeStripsPrintWithoutGuards) {
+  // n symbolic: the strips of k are whole up to n - 4 and isl prints those apart (the band's
+  // isolate option), so the vector loop's copies run unconditionally; the last, partial
+  // strip keeps its guards.
+  const std::string src =
+      "void f(int n, double A[n][n], double B[n][n], double C[n][n]) {\n  int i, j, k;\n#pragma scop\n"
+      "  for (i = 0; i < n; i++) for (k = 0; k < n; k++) for (j = 0; j < n; j++)\n"
+      "    C[i][j] += A[i][k] * B[k][j];\n#pragma endscop\n}\n";
+  PolycOptions o;
+  o.tile.mode = TileOptions::Mode::kOff;
+  o.vectorize = true;
+  o.matmul.enabled = false;
+  const std::string out = polyc(src, o).output;
+  const size_t whole = out.find("double pz_reg = C[");
+  ASSERT_NE(whole, std::string::npos) << out;
+  const size_t stored = out.find("] = pz_reg;", whole);
+  ASSERT_NE(stored, std::string::npos) << out;
+  const std::string copies = out.substr(whole, stored - whole);
+  EXPECT_EQ(copies.find("if ("), std::string::npos) << out;
+  EXPECT_NE(copies.find("+ 3)]"), std::string::npos) << out;
+  EXPECT_NE(out.find("if (", stored), std::string::npos) << out;  // the partial strip
+}
+
+TEST(RegisterTiling, CopiesStayInMemoryWhereTheirOperandsReadTheirArray) {
+  // C[i][j] += A[i][k] * C[i][N + k]: a store to C[i][j] could, for all the printer checks,
+  // change what the next copy reads of C, so the copies update C in memory.
+  const std::string src =
+      "#define N 64\nstatic double A[N][N], C[N][2 * N];\nvoid f(void) {\n  int i, j, k;\n#pragma scop\n"
+      "  for (i = 0; i < N; i++) for (j = 0; j < N; j++) for (k = 0; k < N; k++)\n"
+      "    C[i][j] += A[i][k] * C[i][N + k];\n#pragma endscop\n}\n";
+  const PolycResult r = polyc(src, tiles_of_16_with_simd());
+  bool unrolled = false;
+  for (const auto& p : r.scops.at(0).passes) unrolled = unrolled || p.find("unrolled by") != std::string::npos;
+  EXPECT_TRUE(unrolled) << r.output;
+  EXPECT_EQ(r.output.find("pz_reg"), std::string::npos) << r.output;
 }
 
 TEST(RegisterTiling, UntiledTriangleIsNotUnrolled) {
@@ -532,7 +582,8 @@ TEST(Passes, LittleWorkPerForkStaysSequential) {
   for (const auto& p : r.scops[0].passes) logged = logged || p.find("instances per entry < 1600") != std::string::npos;
   EXPECT_TRUE(logged);
   o.min_parallel_work = 1521;  // the box of the first entry: 39 x 39
-  EXPECT_NE(polyc(src, o).output.find("omp parallel for"), std::string::npos);
+  const std::string out = polyc(src, o).output;
+  EXPECT_NE(out.find("omp parallel for"), std::string::npos) << out;
 }
 
 // Found by the fuzzer: a loop whose every statement instance is excluded by a condition
