@@ -39,6 +39,19 @@ void statements_under(const LoopNode& n, const StatementMap& numbered, std::vect
   for (const auto& c : n.else_children) statements_under(*c, numbered, out);
 }
 
+void number_nodes(const LoopNode& n, std::map<const LoopNode*, int>& out) {
+  out.emplace(&n, static_cast<int>(out.size()));
+  for (const auto& c : n.children) number_nodes(*c, out);
+  for (const auto& c : n.else_children) number_nodes(*c, out);
+}
+
+// Every node of the tree under `root`, numbered in pre-order.
+std::map<const LoopNode*, int> pre_order(const LoopNode& root) {
+  std::map<const LoopNode*, int> out;
+  number_nodes(root, out);
+  return out;
+}
+
 void names_in(const LoopNode& n, std::set<std::string>& out) {
   for (const ExprPtr& e : {n.init, n.cond, n.lhs, n.rhs})
     if (e) visit(e, [&](const ExprPtr& x) { out.insert(x->text); });
@@ -524,7 +537,15 @@ class Expander {
   StatementMap numbered_;
   std::set<std::string> used_;
   std::map<std::string, ScalarFlow> flows_;
-  std::map<const LoopNode*, std::vector<Choice>> chosen_;
+  // The loops in the tree's pre-order, so that chosen_ (and the copy-outs, the new arrays
+  // and the statements' names that follow from it) come in source order, not in the order
+  // of the nodes' addresses.
+  std::map<const LoopNode*, int> source_order_ = pre_order(root_);
+  struct InSourceOrder {
+    const std::map<const LoopNode*, int>* order;
+    bool operator()(const LoopNode* a, const LoopNode* b) const { return order->at(a) < order->at(b); }
+  };
+  std::map<const LoopNode*, std::vector<Choice>, InSourceOrder> chosen_{InSourceOrder{&source_order_}};
   std::map<std::string, std::vector<std::string>> extents_;  // a new array's extents
   Path path_;  // the ancestors of the node visited
   std::map<std::string, std::string> types_;
