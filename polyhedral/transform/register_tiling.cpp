@@ -55,7 +55,9 @@ bool whole_strips(isl_schedule_node* band, isl_schedule_node* strip, int member,
   wanted = isl_map_upper_bound_si(wanted, isl_dim_out, 0, factor - 1);
   isl_set* partial = isl_map_domain(isl_map_subtract(wanted, present));
   whole = isl_set_coalesce(isl_set_subtract(isl_set_copy(points), partial));
-  return whole != nullptr;
+  if (whole) return true;
+  points = isl_set_free(points);
+  return false;
 }
 
 // Whether which of `points` are in `whole` depends on the band's own members, not only on
@@ -123,8 +125,13 @@ isl::schedule_node isolate_at_mark(isl::schedule_node mark, int member, int fact
   return mark;
 }
 
-// The strip's member and factor, carried by the mark's id.
-void* strip_note(int member, int factor) { return reinterpret_cast<void*>(static_cast<std::intptr_t>(member * 256 + factor)); }
+// The strip's member and factor, carried by the mark's id (none for a factor too large to
+// carry: its strips are then not isolated).
+constexpr std::intptr_t kNoteFactors = 1 << 16;
+void* strip_note(int member, int factor) {
+  if (factor <= 0 || factor >= kNoteFactors) return nullptr;
+  return reinterpret_cast<void*>(static_cast<std::intptr_t>(member) * kNoteFactors + factor);
+}
 
 isl::schedule_node unroll_and_jam(isl::schedule_node band, const Scop& scop, int factor, const isl::union_map& deps,
                                   bool untiled, std::vector<std::string>& log) {
@@ -204,7 +211,7 @@ isl::schedule_node isolate_walk(isl::schedule_node node) {
   const auto note = reinterpret_cast<std::intptr_t>(isl_id_get_user(id));
   isl_id_free(id);
   if (!jam || note == 0) return node;
-  return isolate_at_mark(node, static_cast<int>(note / 256), static_cast<int>(note % 256));
+  return isolate_at_mark(node, static_cast<int>(note / kNoteFactors), static_cast<int>(note % kNoteFactors));
 }
 
 }  // namespace
