@@ -273,6 +273,7 @@ void add_polyc_command(CLI::App& app) {
     // The command owns its process, so it also bounds each region's memory growth.
     poly::BudgetOptions budget{.memory_mib = 1024};
     bool no_reassociate = false;
+    bool no_size_versions = false;
     std::string num_threads;
     bool tune = false, tune_cold = false, tune_constant_sizes = false;
     std::vector<std::string> tune_sizes;
@@ -319,6 +320,8 @@ void add_polyc_command(CLI::App& app) {
   cmd->add_flag("--no-reassociate", args->no_reassociate,
                 "keep every sum in the source's order: no reduction clauses, no vector accumulators (results bit for bit "
                 "those of the source, compiled with -ffp-contract=off)");
+  cmd->add_flag("--no-size-versions", args->no_size_versions,
+                "no version of a region at the sizes its arrays are declared with: the generic code only");
   cmd->add_flag("--cpp", args->cpp,
                 "parse the regions after the C preprocessor ($CC or cc -E), for regions written with macros; the rest of "
                 "the file is kept as written (implied by -D and -I)");
@@ -397,6 +400,7 @@ void add_polyc_command(CLI::App& app) {
     o.matmul.fuse_neighbours = !args->no_matmul_fusion;
     o.min_parallel_work = args->min_parallel_work;
     o.reassociate = !args->no_reassociate;
+    o.size_versions = !args->no_size_versions;
     o.num_threads = checked_num_threads(args->num_threads);
     o.budget = args->budget;
     o.data_movement = args->report || args->json;  // exact counts cost isl time; only reports show them

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <functional>
 #include <map>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "polyhedral/analysis/cost_model.h"
 #include "polyhedral/analysis/dependences.h"
 #include "polyhedral/analysis/footprint.h"
+#include "polyhedral/analysis/in_bounds_sizes.h"
 #include "polyhedral/analysis/inner_loops.h"
 #include "polyhedral/analysis/legality.h"
 #include "polyhedral/codegen/busy_machine.h"
@@ -579,6 +581,61 @@ std::string with_local_arrays(const Scop& scop, const std::string& code, const s
          region_body(parsed_text, region) + region.indent + "}\n";
 }
 
+// The region's code for `scop`, lowered from `region`: the optimised code, with the scop's
+// local arrays declared, or the region as written where the cost model predicts no gain.
+std::string scop_code(IslContext& ctx, Scop& scop, const std::string& source, const std::string& parsed_text,
+                      const ScopRegion& written, const ScopRegion& region, const PolycOptions& o, ScopReport& report) {
+  std::string code = optimize_region_scop(ctx, scop, o, report, region.indent, region.line, true);
+  report.passes.insert(report.passes.begin(), scop.notes.begin(), scop.notes.end());
+  if (report.source_guard == "1") return kept_as_written(source, written, report.source_reason);
+  code = with_local_arrays(scop, code, parsed_text, region);
+  if (report.source_guard.empty()) return code;
+  return written.indent + "/* polyc: scop of line " + std::to_string(region.line) + ": as written where " +
+         report.source_guard + " (" + report.source_reason + ") */\n" + written.indent + "if (" + report.source_guard +
+         ") {\n" + region_body(source, written) + written.indent + "} else {\n" + code + written.indent + "}\n";
+}
+
+struct LikelySize {
+  long long value;
+  std::string type;  // as the file declares the parameter, without `const`
+};
+
+// The sizes the region most likely runs at: for each parameter that is a variable the file
+// declares (not a macro, whose name cannot be declared again) and has no concrete value,
+// the largest its arrays' declared extents allow (in_bounds_sizes.h).
+std::map<std::string, LikelySize> likely_sizes(const Scop& scop, const LowerOptions& region) {
+  std::vector<std::string> unbounded;
+  std::map<std::string, LikelySize> out;
+  for (const auto& [name, value] : in_bounds_sizes(scop, {}, unbounded)) {
+    const auto declared = region.element_types.find(name);
+    if (scop.param_values.count(name) || value < 1 || value > INT_MAX || declared == region.element_types.end() ||
+        declared->second.empty())
+      continue;
+    std::string type = declared->second;
+    if (type.rfind("const ", 0) == 0) type.erase(0, 6);
+    out[name] = {value, type};
+  }
+  return out;
+}
+
+// `code` twice: under `if (n == 120 && ...)`, where a constant of each parameter's declared
+// type shadows it, and for every other size. The compiler then sees constant trip counts
+// and folds the run-time guards of the first copy; both copies are the same code, so the
+// pair computes what `code` does at every size.
+std::string with_size_version(const std::string& code, const std::map<std::string, LikelySize>& sizes,
+                              const ScopRegion& written, ScopReport& report) {
+  std::string condition, constants;
+  for (const auto& [name, size] : sizes) {
+    condition += (condition.empty() ? "" : " && ") + name + " == " + std::to_string(size.value);
+    constants += written.indent + "  const " + size.type + " " + name + " = " + std::to_string(size.value) + ";\n";
+  }
+  report.passes.push_back("sizes: the code again for " + condition +
+                          " (the largest sizes the arrays' declared extents allow), with constant sizes");
+  return written.indent + "/* polyc: scop of line " + std::to_string(written.line) +
+         ", once more at the sizes its arrays are declared with */\n" + written.indent + "if (" + condition + ") {\n" +
+         constants + code + written.indent + "} else {\n" + code + written.indent + "}\n";
+}
+
 // The region's code; over a budget, the region as written, with `report.fallback` and a
 // warning saying which stage ran out.
 // `written` is where the region is in `source`, `region` where it is in `parsed_text` (the
@@ -590,14 +647,19 @@ std::string transform_region(const std::string& source, const std::string& parse
   try {
     check_size(*region.tree, o.budget);
     Scop scop = StageBudget(ctx, o.budget).run("lowering", [&] { return lower(ctx.ctx(), *region.tree, region.options); });
-    std::string code = optimize_region_scop(ctx, scop, o, report, region.indent, region.line, true);
-    report.passes.insert(report.passes.begin(), scop.notes.begin(), scop.notes.end());
-    if (report.source_guard == "1") return kept_as_written(source, written, report.source_reason);
-    code = with_local_arrays(scop, code, parsed_text, region);
-    if (report.source_guard.empty()) return code;
-    return written.indent + "/* polyc: scop of line " + std::to_string(region.line) + ": as written where " +
-           report.source_guard + " (" + report.source_reason + ") */\n" + written.indent + "if (" + report.source_guard +
-           ") {\n" + region_body(source, written) + written.indent + "} else {\n" + code + written.indent + "}\n";
+    const std::map<std::string, LikelySize> sizes =
+        o.size_versions ? likely_sizes(scop, region.options) : std::map<std::string, LikelySize>{};
+    const std::string code = scop_code(ctx, scop, source, parsed_text, written, region, o, report);
+    if (sizes.empty()) return code;
+    // A region kept as written (at some sizes) gets no copy: gcc's code for the source
+    // with constant bounds can be the slower (jacobi-2d at SMALL: 0.87x its code for
+    // symbolic bounds).
+    if (!report.source_guard.empty()) {
+      report.passes.push_back("sizes: no copy at the declared sizes (the region runs as written where " +
+                              (report.source_guard == "1" ? std::string("every size") : report.source_guard) + ")");
+      return code;
+    }
+    return with_size_version(code, sizes, written, report);
   } catch (const BudgetExceeded& e) {
     report.line = region.line;
     report.fallback = e.what();
@@ -666,7 +728,7 @@ std::string tuned_region(const std::string& source, const std::string& expanded,
   try {
     check_size(*region.tree, o.budget);
     scop = StageBudget(ctx, o.budget).run("lowering", [&] { return lower(ctx.ctx(), *region.tree, region.options); });
-    sizes = tune_sizes(*scop, o.tune.sizes, unresolved);
+    sizes = in_bounds_sizes(*scop, o.tune.sizes, unresolved);
   } catch (const BudgetExceeded&) {
     return transform_region(source, expanded, written, region, index, model, report, warnings);
   }

@@ -60,6 +60,12 @@ struct PolycOptions {
   // run-time test on the bytes touched chooses between the region as written and the
   // transformed code. Needs cost_model and automatic tiling.
   bool keep_source_without_gain = true;
+  // C files: a region whose size parameters are bounded by its arrays' declared extents
+  // also gets a version compiled at the largest sizes those allow (in_bounds_sizes.h), with
+  // constant bounds and the cost model's decisions for them, chosen at run time where the
+  // parameters have those values; other sizes run the generic code. PolyBench calls every
+  // kernel so; Polly gets the same effect from its bounds assumptions and inlining.
+  bool size_versions = true;
   // Reduction chains (contractions, convolutions) get a register-blocked micro-kernel
   // schedule instead of the passes below (register_blocking.h). Off by default for C files.
   RegisterBlockOptions register_block{.enabled = false};

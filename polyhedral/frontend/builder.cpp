@@ -38,6 +38,7 @@ class Lowering {
     scop_.params = params_;
     for (const auto& [name, value] : opt_.param_values)
       if (std::find(params_.begin(), params_.end(), name) != params_.end()) scop_.param_values[name] = value;
+    scop_.extent_constants = opt_.extent_constants;
     build_context();
     pick_statement_prefix();
     std::vector<Frame> frames;

@@ -77,6 +77,8 @@ struct Scop {
   isl::ctx ctx{nullptr};
   std::vector<std::string> params;
   std::map<std::string, long long> param_values;  // concrete sizes (a subset of params)
+  // The integer #defines the arrays' declared extents use ("NI" in "double A[NI][NK]").
+  std::map<std::string, long long> extent_constants;
   isl::set context;                               // parameter constraints
   std::vector<Array> arrays;
   std::vector<Statement> statements;

@@ -16,9 +16,9 @@
 //
 // Sizes: the output keeps its symbolic sizes (it is correct for every size); only the
 // timing needs values. A size comes from TuneOptions::sizes, else it is the largest value
-// for which every access stays inside the declared extents of its array (PolyBench's
-// `double A[2000][2000]` with loops to `n` gives n = 2000). A size no declaration bounds
-// (a stencil's time steps) must be given; without it the region is not tuned.
+// for which every access stays inside the declared extents of its array (in_bounds_sizes.h).
+// A size no declaration bounds (a stencil's time steps) must be given; without it the region
+// is not tuned.
 //
 // The choice is cached: a file under the cache directory whose key hashes every
 // candidate's harness (its code, sizes, data), the thread count and the compiler, so the
@@ -59,12 +59,6 @@ struct TuneOptions {
   std::string compiler = "gcc";
   std::string flags = "-O3 -march=native -fopenmp";
 };
-
-// The sizes for the timing runs: `given` where it names a parameter of `scop`, else the
-// largest in-bounds value (see the header comment). Parameters left without a value are
-// appended to `unresolved`.
-std::map<std::string, long long> tune_sizes(const Scop& scop, const std::map<std::string, long long>& given,
-                                            std::vector<std::string>& unresolved);
 
 // The extent of each dimension of each array at `sizes`: its declared extents where they
 // evaluate (integer constants, the sizes, + - * / and parentheses) and cover every access,

@@ -55,6 +55,7 @@ PolycOptions source_order() {
   o.schedule.use_isl = false;
   o.tile.mode = TileOptions::Mode::kOff;
   o.vectorize = false;
+  o.size_versions = false;  // one version of the loops
   return o;
 }
 

@@ -31,6 +31,7 @@ PolycOptions packing() {
   o.matmul.min_multiply_adds = 0;  // small sizes: the packed path always taken
   o.matmul.left_in_place = true;   // whole slivers of L read in place where they can be
   o.data_movement = false;
+  o.size_versions = false;  // the code for symbolic sizes (size_version_test.cpp has the other)
   return o;
 }
 

@@ -303,6 +303,24 @@ TEST(PolycCostModel, SmallOneDimensionalStencilIsLeftAlone) {
   EXPECT_TRUE(said);
 }
 
+// deriche with constant sizes (64 x 64 through PolyBench's scalar bounds): isl's fallback
+// scheduler linearises its recurrences into one loop (3969i + 63j under modulo tests, 60x
+// slower than gcc -O3); polyc rejects a coefficient above max_coefficient for the source
+// order (transform/scheduler.cpp).
+TEST(PolycSchedule, ConstantExtentsAreNotLinearised) {
+  const fs::path kernel = fs::path(suite_dir()) / "medley/deriche/deriche.c";
+  PreprocessOptions cpp;
+  cpp.flags = {"-I" + (fs::path(suite_dir()) / "utilities").string(), "-DMINI_DATASET", "-DPOLYBENCH_USE_SCALAR_LB"};
+  std::ifstream in(kernel);
+  const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const PolycResult r = polyc(source, preprocess_c_file(kernel.string(), cpp), full_options());
+  const size_t begin = r.output.find("kernel_deriche");
+  ASSERT_NE(begin, std::string::npos);
+  const std::string code = r.output.substr(begin, r.output.find("int main") - begin);
+  EXPECT_EQ(code.find("3969"), std::string::npos) << code;
+  EXPECT_EQ(code.find(" % 63"), std::string::npos) << code;
+}
+
 // gemm at 1000^3: 24 MB of arrays, 10^9 instances: tiled (packed, matmul_packing.h) and parallel.
 TEST(PolycCostModel, LargeGemmIsTiledAndParallel) {
   const std::string src =

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "polyhedral/analysis/in_bounds_sizes.h"
 #include "polyhedral/frontend/c_frontend.h"
 #include "polyhedral/ir/isl_context.h"
 #include "polyhedral/polyc.h"
@@ -47,7 +48,7 @@ TEST(TuneSizes, TheLargestSizesTheDeclaredExtentsAllow) {
   IslContext ctx;
   Scop scop = lower_first_region(ctx, kGemm);
   std::vector<std::string> unresolved;
-  const auto sizes = tune_sizes(scop, {}, unresolved);
+  const auto sizes = in_bounds_sizes(scop, {}, unresolved);
   EXPECT_TRUE(unresolved.empty());
   EXPECT_EQ(sizes.at("ni"), 60);
   EXPECT_EQ(sizes.at("nj"), 70);
@@ -58,12 +59,12 @@ TEST(TuneSizes, GivenSizesComeFirstAndUnboundedOnesAreNamed) {
   IslContext ctx;
   Scop scop = lower_first_region(ctx, kStencil);
   std::vector<std::string> unresolved;
-  auto sizes = tune_sizes(scop, {}, unresolved);
+  auto sizes = in_bounds_sizes(scop, {}, unresolved);
   EXPECT_EQ(unresolved, std::vector<std::string>{"tsteps"});
   EXPECT_EQ(sizes.at("n"), 500);  // b[i + 1] with i < n - 1
 
   unresolved.clear();
-  sizes = tune_sizes(scop, {{"tsteps", 7}, {"n", 100}, {"other", 3}}, unresolved);
+  sizes = in_bounds_sizes(scop, {{"tsteps", 7}, {"n", 100}, {"other", 3}}, unresolved);
   EXPECT_TRUE(unresolved.empty());
   EXPECT_EQ(sizes.at("tsteps"), 7);
   EXPECT_EQ(sizes.at("n"), 100);
