@@ -71,6 +71,20 @@ TEST(ArrayExpansion, ABatchedProductGetsARowPerIterationAndIsPacked) {
   expect_same_output("array_expansion_batched", kBatchedProduct, r);
 }
 
+// Symbolic sizes: batches of 20 x 28 x 28 multiply-adds are packed, of 17 x 23 x 23 (and
+// of none) the whole scop takes the plain pipeline, decided once for the batch loop.
+TEST(ArrayExpansion, UnderThePackingThresholdTheWholeScopTakesThePlainPipeline) {
+  PolycOptions o = test_support::exact_polyc();
+  o.matmul.enabled = true;
+  o.matmul.min_multiply_adds = 10000;
+  const PolycResult r = polyc(kBatchedProduct, o);
+  EXPECT_NE(passes_of(r).find("batched contractions under the packing threshold take the plain pipeline of the whole scop"),
+            std::string::npos)
+      << passes_of(r);
+  EXPECT_NE(r.output.find(" >= 10000LL)) {\n"), std::string::npos) << r.output;
+  expect_same_output("array_expansion_batched_threshold", kBatchedProduct, r);
+}
+
 TEST(ArrayExpansion, WithoutPackingTheExpandedProgramStillComputesTheSame) {
   PolycOptions o = test_support::exact_polyc();
   const PolycResult r = polyc(kBatchedProduct, o);
