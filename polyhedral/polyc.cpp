@@ -298,8 +298,8 @@ std::optional<std::string> batched_contraction_code(IslContext& ctx, StageBudget
   }
   if (guards.empty()) return code;
   // Below the packing threshold the whole scop takes the plain pipeline, whose schedule may
-  // fuse across the batch loop (doitgen at MINI: each row's sums zeroed, summed and copied
-  // back in turn; 3.1k cycles against 5.8k for the plain pipeline of each batch).
+  // fuse across the batch loop (doitgen: each row's sums zeroed, summed and copied back in
+  // turn, where the plain pipeline of each batch sweeps all rows three times).
   std::string condition;
   for (const std::string& g : guards) condition += (condition.empty() ? "(" : " && (") + g + ")";
   PolycOptions plain_options = o;
@@ -692,8 +692,7 @@ std::string transform_region(const std::string& source, const std::string& parse
     const std::string code = scop_code(ctx, scop, source, parsed_text, written, region, o, report);
     if (sizes.empty()) return code;
     // A region kept as written (at some sizes) gets no copy: gcc's code for the source
-    // with constant bounds can be the slower (jacobi-2d at SMALL: 0.87x its code for
-    // symbolic bounds).
+    // with constant bounds can be the slower one (polyhedral/README.md).
     if (!report.source_guard.empty()) {
       report.passes.push_back("sizes: no copy at the declared sizes (the region runs as written where " +
                               (report.source_guard == "1" ? std::string("every size") : report.source_guard) + ")");
