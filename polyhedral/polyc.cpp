@@ -156,17 +156,6 @@ std::optional<std::string> register_blocked_code(IslContext& ctx, StageBudget& b
   return co.indent + "/* polyc: " + blocking->block.describe() + " */\n" + code;
 }
 
-// Whether C text `text` uses the name `name` (a whole identifier).
-bool mentions(const std::string& text, const std::string& name) {
-  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
-    const bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
-    const size_t end = at + name.size();
-    const bool ends = end >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_');
-    if (starts && ends) return true;
-  }
-  return false;
-}
-
 std::string joined(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
@@ -178,11 +167,14 @@ std::string joined(const std::vector<std::string>& names) {
 // optimize_scop as scops of their own. nullopt, with the reasons appended to `log`, when
 // nothing is packed. Automatic tiling only: given tile sizes, or none, are the user's.
 // With symbolic sizes the packed code runs where the contractions' multiply-adds reach the
-// packing threshold, the plain pipeline elsewhere; given `hoisted_guard`, the code returned
-// is the packed code alone and the condition is stored there, for the caller to test.
+// packing threshold, the plain pipeline elsewhere. Given `hoisted_guard`, where the
+// condition does not mention `batch_iterator` (the peeled loop's, a parameter of `scop`),
+// the code returned is the packed code alone and the condition is stored there, for the
+// caller to test outside that loop.
 std::optional<std::string> packed_contraction_code(IslContext& ctx, StageBudget& budget, Scop& scop, const PolycOptions& o,
                                                    const std::string& indent, int source_line, ScopReport& report,
-                                                   std::vector<std::string>& log, std::string* hoisted_guard = nullptr) {
+                                                   std::vector<std::string>& log, std::string* hoisted_guard = nullptr,
+                                                   const std::string& batch_iterator = "") {
   if (!o.matmul.enabled || o.tile.mode != TileOptions::Mode::kAuto || !may_hold_contractions(scop)) return std::nullopt;
   std::optional<Dependences> deps;
   std::vector<std::string> plan_log;
@@ -202,7 +194,8 @@ std::optional<std::string> packed_contraction_code(IslContext& ctx, StageBudget&
   for (const MatmulPiece& piece : plan->pieces)
     if (piece.contraction && piece.contraction->multiply_adds < 0 && o.matmul.min_multiply_adds > 0)
       multiply_adds += (multiply_adds.empty() ? "" : " + ") + box_multiply_adds_c(*piece.contraction);
-  const std::string inner = multiply_adds.empty() || hoisted_guard ? indent : indent + "  ";
+  const bool hoist = hoisted_guard && !multiply_adds.empty() && !mentions(multiply_adds, batch_iterator);
+  const std::string inner = multiply_adds.empty() || hoist ? indent : indent + "  ";
   std::string packed;
   for (std::size_t i = 0; i < plan->pieces.size(); ++i) {
     const MatmulPiece& piece = plan->pieces[i];
@@ -223,7 +216,7 @@ std::optional<std::string> packed_contraction_code(IslContext& ctx, StageBudget&
   const std::string header = indent + "/* polyc: scop of line " + std::to_string(source_line) + ", contractions packed */\n";
   if (multiply_adds.empty()) return header + packed;
   const std::string limit_text = std::to_string(o.matmul.min_multiply_adds) + "LL";
-  if (hoisted_guard) {
+  if (hoist) {
     *hoisted_guard = multiply_adds + " >= " + limit_text;
     return header + packed;
   }
@@ -260,14 +253,8 @@ std::optional<std::string> batched_contraction_code(IslContext& ctx, StageBudget
     ScopReport body_report;
     std::vector<std::string> body_log;
     std::string guard;
-    std::optional<std::string> body =
-        packed_contraction_code(ctx, budget, loop->body, o, indent + "  ", source_line, body_report, body_log, &guard);
-    if (body && !guard.empty() && mentions(guard, loop->iterator)) {  // a threshold per batch: tested inside
-      body_report = {};
-      body_log.clear();
-      guard.clear();
-      body = packed_contraction_code(ctx, budget, loop->body, o, indent + "  ", source_line, body_report, body_log);
-    }
+    std::optional<std::string> body = packed_contraction_code(ctx, budget, loop->body, o, indent + "  ", source_line,
+                                                              body_report, body_log, &guard, loop->iterator);
     if (body && !guard.empty()) guards.push_back(guard);
     const std::string batch = "batched over " + loop->iterator + ": ";
     for (const auto& line : body ? body_report.passes : body_log) passes.push_back(batch + line);

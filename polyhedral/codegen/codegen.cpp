@@ -565,20 +565,6 @@ class Emitter {
     return name;
   }
 
-  // Where `token` (a name or an access such as "C[c0][c1]") occurs in `text` not as part
-  // of a longer identifier, from `from` on; npos when it does not.
-  static size_t find_token(const std::string& text, const std::string& token, size_t from = 0) {
-    auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    for (size_t at = text.find(token, from); at != std::string::npos; at = text.find(token, at + 1)) {
-      bool before = at > 0 && ident(text[at - 1]);
-      bool after = at + token.size() < text.size() && ident(text[at + token.size()]) && ident(token.back());
-      if (!before && !after) return at;
-    }
-    return std::string::npos;
-  }
-
-  static bool mentions(const std::string& text, const std::string& name) { return find_token(text, name) != std::string::npos; }
-
   static std::string replace_all(std::string text, const std::string& from, const std::string& to) {
     for (size_t at = find_token(text, from); at != std::string::npos; at = find_token(text, from, at + to.size()))
       text.replace(at, from.size(), to);

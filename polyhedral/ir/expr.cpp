@@ -136,4 +136,17 @@ std::string describe(const Expr& e) {
   return "expression";
 }
 
+size_t find_token(const std::string& text, const std::string& token, size_t from) {
+  if (token.empty()) return std::string::npos;
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = text.find(token, from); at != std::string::npos; at = text.find(token, at + 1)) {
+    const bool before = at > 0 && ident(text[at - 1]) && ident(token.front());
+    const bool after = at + token.size() < text.size() && ident(text[at + token.size()]) && ident(token.back());
+    if (!before && !after) return at;
+  }
+  return std::string::npos;
+}
+
+bool mentions(const std::string& text, const std::string& name) { return find_token(text, name) != std::string::npos; }
+
 }  // namespace pz::poly

@@ -54,4 +54,11 @@ void visit(const ExprPtr& e, const std::function<void(const ExprPtr&)>& fn);
 // A human-readable name for the construct at the root of `e` ("call to 'foo'", "'&&'").
 std::string describe(const Expr& e);
 
+// Where `token` (a name or an access such as "C[c0][c1]") occurs in the C text `text` not as
+// part of a longer identifier, from `from` on; npos when it does not (or `token` is empty).
+size_t find_token(const std::string& text, const std::string& token, size_t from = 0);
+
+// Whether the C text `text` uses the name `name` (a whole identifier).
+bool mentions(const std::string& text, const std::string& name);
+
 }  // namespace pz::poly

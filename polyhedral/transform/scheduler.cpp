@@ -180,25 +180,20 @@ isl_bool scan_node(isl_schedule_node* node, void* user) {
   return isl_bool_true;
 }
 
+SkewScan scan_schedule(const isl::schedule& schedule) {
+  SkewScan scan;
+  isl_schedule_foreach_schedule_node_top_down(schedule.get(), &scan_node, &scan);
+  return scan;
+}
+
 }  // namespace
 
 bool skews_without_parallelism(const isl::schedule& schedule) {
-  SkewScan scan;
-  isl_schedule_foreach_schedule_node_top_down(schedule.get(), &scan_node, &scan);
+  const SkewScan scan = scan_schedule(schedule);
   return scan.skewed && !scan.outer_parallel;
 }
 
-bool skews(const isl::schedule& schedule) {
-  SkewScan scan;
-  isl_schedule_foreach_schedule_node_top_down(schedule.get(), &scan_node, &scan);
-  return scan.skewed;
-}
-
-long largest_coefficient(const isl::schedule& schedule) {
-  SkewScan scan;
-  isl_schedule_foreach_schedule_node_top_down(schedule.get(), &scan_node, &scan);
-  return scan.largest_coefficient;
-}
+bool skews(const isl::schedule& schedule) { return scan_schedule(schedule).skewed; }
 
 namespace {
 
@@ -357,12 +352,13 @@ ScheduleResult compute_schedule(IslContext& ctx, const Scop& scop, const Depende
       std::string why;
       if (splits_streamed_nest(scop, s, options.stream_bytes, why))
         return {scop.schedule, "source order (isl's schedule rejected: " + why + ")"};
-      const bool useless_skew = options.reject_useless_skew && skews_without_parallelism(s);
+      const SkewScan shape = scan_schedule(s);
+      const bool useless_skew = options.reject_useless_skew && shape.skewed && !shape.outer_parallel;
       // isl's incremental scheduler keeps coefficients within max_coefficient; its fallback
       // (Feautrier's, carrying dependences one by one) does not, and over constant extents it
       // can linearise a nest into one loop (3969i + 63j over 64 x 64), the body under modulo
       // tests (polyhedral/README.md).
-      const long coefficient = largest_coefficient(s);
+      const long coefficient = shape.largest_coefficient;
       const bool linearised = options.max_coefficient > 0 && coefficient > options.max_coefficient;
       if (options.deepen_outer_band) {
         // Asking for an outer coincident (parallel) member makes isl end the outermost band

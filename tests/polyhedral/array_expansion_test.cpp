@@ -7,6 +7,7 @@
 #include <string>
 
 #include "polyhedral/polyc.h"
+#include "tests/polyhedral/doitgen_source.h"
 #include "tests/polyhedral/exact_polyc.h"
 
 namespace pz::poly {
@@ -15,28 +16,8 @@ namespace {
 using test_support::expect_same_output;
 using test_support::passes_of;
 
-// doitgen's kernel over globals: each row A[r][q] times C4, through `sum`, written back.
-const char* kBatchedProduct = R"(#include <stdio.h>
-#define NR 3
-#define NQ 20
-#define NP 28
-static double A[NR][NQ][NP], C4[NP][NP], sum[NP];
-static void kernel(int nr, int nq, int np) {
-  int r, q, p, s;
-#pragma scop
-  for (r = 0; r < nr; r++)
-    for (q = 0; q < nq; q++) {
-      for (p = 0; p < np; p++) {
-        sum[p] = 0.0;
-        for (s = 0; s < np; s++)
-          sum[p] += A[r][q][s] * C4[s][p];
-      }
-      for (p = 0; p < np; p++)
-        A[r][q][p] = sum[p];
-    }
-#pragma endscop
-}
-int main(void) {
+// doitgen at 3 x 20 x 28 (doitgen_source.h).
+const std::string kBatchedProduct = test_support::doitgen_source(3, 20, 28, R"(int main(void) {
   for (int r = 0; r < NR; r++)
     for (int q = 0; q < NQ; q++)
       for (int p = 0; p < NP; p++) A[r][q][p] = (double)((r * q + p) % 13) / 13.0;
@@ -53,7 +34,7 @@ int main(void) {
   for (int p = 0; p < NP; p++) printf("%.17g\n", sum[p]);
   return 0;
 }
-)";
+)");
 
 TEST(ArrayExpansion, ABatchedProductGetsARowPerIterationAndIsPacked) {
   PolycOptions o = test_support::exact_polyc();

@@ -14,6 +14,7 @@
 #include "polyhedral/ir/isl_context.h"
 #include "polyhedral/polyc.h"
 #include "tests/polyhedral/compile_run.h"
+#include "tests/polyhedral/doitgen_source.h"
 
 namespace pz::poly {
 namespace {
@@ -46,27 +47,7 @@ void expect_same_output(const std::string& name, const std::string& source, cons
 
 // PolyBench's doitgen: the sizes are arguments, the extents #defines; `sum` becomes an
 // array per q (scalar_expansion.h), whose copy-out runs only where nq >= 1.
-const char* kDoitgen = R"(#include <stdio.h>
-#define NR 6
-#define NQ 7
-#define NP 11
-static double A[NR][NQ][NP], C4[NP][NP], sum[NP];
-static void kernel(int nr, int nq, int np) {
-  int r, q, p, s;
-#pragma scop
-  for (r = 0; r < nr; r++)
-    for (q = 0; q < nq; q++) {
-      for (p = 0; p < np; p++) {
-        sum[p] = 0.0;
-        for (s = 0; s < np; s++)
-          sum[p] += A[r][q][s] * C4[s][p];
-      }
-      for (p = 0; p < np; p++)
-        A[r][q][p] = sum[p];
-    }
-#pragma endscop
-}
-static void fill(void) {
+const std::string kDoitgen = test_support::doitgen_source(6, 7, 11, R"(static void fill(void) {
   for (int r = 0; r < NR; r++) for (int q = 0; q < NQ; q++) for (int p = 0; p < NP; p++)
     A[r][q][p] = (double)((r * q + p) % 13) / 13;
   for (int s = 0; s < NP; s++) for (int p = 0; p < NP; p++) C4[s][p] = (double)((s * p + 3) % 11) / 11;
@@ -82,7 +63,7 @@ int main(void) {
   fill(); kernel(6, 7, 2); print();
   return 0;
 }
-)";
+)");
 
 Scop lower_first_region(IslContext& ctx, const std::string& source) {
   auto regions = parse_c_regions(source);
