@@ -89,8 +89,9 @@ class Tape final : public TrainingLayerOps<TapeAct> {
   }
 
   TapeAct conv(const std::string& module, const TapeAct& x, int out_channels, int kernel, bool bias) override {
-    const ConvShape s{x.channels, out_channels, x.height, x.width, kernel, bias};
+    const ConvShape s = planned_conv(planned_, {x.channels, out_channels, x.height, x.width, kernel, bias});
     const ConvKernels& k = k_.conv(s);
+    if (s.winograd > 0) return winograd_conv(module, x, s.winograd_shape(), k.winograd);
     const float* w = param(module + ".weight");
     const float* b = bias ? param(module + ".bias") : nullptr;
     Floats y = take(floats(x.plane() * out_channels)), wt = take(conv_weight_floats(s)),
@@ -249,6 +250,55 @@ class Tape final : public TrainingLayerOps<TapeAct> {
     int out_;
   };
 
+  // A 3×3 convolution as Winograd F(m×m, 3×3) (winograd_kernels.h): each of its kernels runs
+  // on chunks of positions whose stages fit in half of L2; the filters are transformed in the
+  // forward and again in the backward rather than kept.
+  TapeAct winograd_conv(const std::string& module, const TapeAct& x, const WinogradConvShape& s, const WinogradConvKernels& k) {
+    const float* w = param(module + ".weight");
+    const std::size_t in_row = static_cast<std::size_t>(x.plane() * s.in_channels),
+                      out_row = static_cast<std::size_t>(x.plane() * s.out_channels);
+    const int chunk = winograd_chunk(s, l2() / 2, n_);
+    const WinogradConstants& c = k.constants;
+    Floats y = take(floats(x.plane() * s.out_channels)), u = take(winograd_weight_floats(s)),
+           ut = take(winograd_weight_floats(s)), work = take(winograd_work_floats(s, chunk));
+    k.transform_weights(1, w, c.g.data(), work.data(), u.data(), ut.data());
+    for (int first = 0; first < n_; first += chunk)
+      k.forward(std::min(chunk, n_ - first), in(x) + first * in_row, u.data(), c.bt.data(), c.at.data(), work.data(),
+                y.data() + first * out_row);
+    for (Floats* f : {&u, &ut, &work}) give(*f);
+    const TapeAct out = make(std::move(y), s.out_channels, x.height, x.width);
+    backward_.push_back([this, &k, s, x, out, w, module, chunk, in_row, out_row] {
+      const Released released(*this, out);
+      const float* dy = gradient(out);
+      if (!dy) return;
+      const WinogradConstants& c = k.constants;
+      const std::size_t weights = winograd_weight_floats(s);
+      Floats u = take(weights), ut = take(weights), work = take(winograd_work_floats(s, chunk)), sums[2] = {take(weights), take(weights)};
+      k.transform_weights(1, w, c.g.data(), work.data(), u.data(), ut.data());
+      if (needs(x)) {
+        Floats dx = take(floats(x.plane() * x.channels));
+        for (int first = 0; first < n_; first += chunk)
+          k.input_gradient(std::min(chunk, n_ - first), dy + first * out_row, ut.data(), c.bt.data(), c.at.data(), work.data(),
+                           dx.data() + first * in_row);
+        accumulate(x, std::move(dx));
+      }
+      // The chunks' sums alternate between two arrays, each call adding to the other's.
+      std::fill(sums[0].begin(), sums[0].end(), 0.0f);
+      int last = 0;
+      for (int first = 0; first < n_; first += chunk, last = 1 - last)
+        k.weight_gradient(std::min(chunk, n_ - first), in(x) + first * in_row, dy + first * out_row, c.bt.data(), c.at.data(),
+                          work.data(), sums[last].data(), sums[1 - last].data());
+      k.finish_weight_gradient(1, sums[last].data(), c.g.data(), grad_of(module + ".weight"));
+      for (Floats* f : {&u, &ut, &work, &sums[0], &sums[1]}) give(*f);
+    });
+    return out;
+  }
+
+  static long l2() {
+    static const long bytes = poly::CacheInfo::detect().l2;
+    return bytes;
+  }
+
   // A convolution's weight gradient, a sum over the batch, in chunks of positions whose input
   // (padded) and output gradient fit in half of L2: the kernel sweeps its operands once per
   // register block of the weights, from L2 instead of from memory. The first chunk writes
@@ -278,9 +328,8 @@ class Tape final : public TrainingLayerOps<TapeAct> {
 
   // Positions per weight-gradient chunk: rows of `in_row` + `out_row` floats in half of L2.
   int weight_gradient_chunk(std::size_t in_row, std::size_t out_row) const {
-    static const long l2 = poly::CacheInfo::detect().l2;
     const std::size_t bytes = (in_row + out_row) * sizeof(float);
-    return static_cast<int>(std::clamp<std::size_t>(static_cast<std::size_t>(l2) / 2 / bytes, 1, static_cast<std::size_t>(n_)));
+    return static_cast<int>(std::clamp<std::size_t>(static_cast<std::size_t>(l2()) / 2 / bytes, 1, static_cast<std::size_t>(n_)));
   }
 
   // Floats for `per_position` values of each of the batch's positions.
@@ -426,7 +475,7 @@ std::size_t WeightSlot::size() const {
 }
 
 PolyBackprop::PolyBackprop(const NetConfig& config, const NetShape& shape, const std::string& cache_dir)
-    : config_(config), shape_(shape), kernels_(training_kernels(config, shape, 0, cache_dir)),
+    : config_(config), shape_(shape), kernels_(training_kernels(config, shape, 0, cache_dir, training_winograd_mode())),
       slots_(network_slots(config, shape)) {}
 
 std::vector<WeightSlot> network_slots(const NetConfig& config, const NetShape& shape) {

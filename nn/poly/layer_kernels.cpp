@@ -40,7 +40,8 @@ std::string rows(std::initializer_list<long long> dims) {
 
 std::string conv_name(const ConvShape& s) {
   return "pz_conv" + str(s.kernel) + "_" + str(s.in_channels) + "x" + str(s.out_channels) + "_" + str(s.height) + "x" +
-         str(s.width) + (s.bias ? "_bias" : "") + (s.padded_gradient ? "_padded_gradient" : "");
+         str(s.width) + (s.bias ? "_bias" : "") + (s.padded_gradient ? "_padded_gradient" : "") +
+         (s.winograd > 0 ? "_winograd" + str(s.winograd) : "");
 }
 
 // The zero border of `pad` cells around xp's board.
@@ -72,6 +73,12 @@ void describe_contraction(ScopBuilder& b, const std::string& in, const std::stri
 }
 
 std::vector<KernelWriter> conv_kernels(const ConvShape& s) {
+  if (s.winograd > 0) {
+    if (s.kernel != 3 || s.bias || s.padded_gradient)
+      throw std::invalid_argument("poly learner: Winograd runs 3x3 convolutions without bias or padded gradient, not " +
+                                  conv_name(s));
+    return winograd_conv_kernels(s.winograd_shape(), conv_name(s));
+  }
   const int k = s.kernel, C = s.in_channels, O = s.out_channels, H = s.height, W = s.width, P = s.pad();
   const bool padded = P > 0;
   const std::string name = conv_name(s);
@@ -619,6 +626,14 @@ PolyLayerKernels::PolyLayerKernels(const LayerShapes& shapes, const std::string&
   for (const ConvShape& s : unique(shapes.convs)) {
     ConvKernels& k = convs_[s];
     const std::string n = conv_name(s);
+    if (s.winograd > 0) {
+      WinogradConvKernels& w = k.winograd;
+      fn(w.transform_weights, n + "_transform_weights"), fn(w.forward, n + "_forward");
+      fn(w.input_gradient, n + "_input_gradient"), fn(w.weight_gradient, n + "_weight_gradient");
+      fn(w.finish_weight_gradient, n + "_finish_weight_gradient");
+      w.constants = winograd_constants(s.winograd);
+      continue;
+    }
     fn(k.forward, n + "_forward"), fn(k.input_gradient, n + "_input_gradient"), fn(k.weight_gradient, n + "_weight_gradient");
     if (s.pad() > 0) fn(k.pad, n + "_pad");
   }

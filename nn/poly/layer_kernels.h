@@ -45,6 +45,7 @@
 #include <tuple>
 #include <vector>
 
+#include "nn/poly/winograd_kernels.h"
 #include "polyhedral/codegen/kernel_writer.h"
 
 namespace pz::poly {
@@ -60,8 +61,12 @@ struct ConvShape {
   // after the convolution: BatchNormShape::gradient_pad), so the gradient kernels read it
   // as it is instead of padding a copy.
   bool padded_gradient = false;
+  // > 0: a 3×3 convolution without bias or padded gradient run as Winograd F(m×m, 3×3) with
+  // this tile m (winograd_kernels.h; ConvKernels::winograd instead of the direct kernels).
+  int winograd = 0;
   int pad() const { return kernel / 2; }
-  auto key() const { return std::tie(in_channels, out_channels, height, width, kernel, bias, padded_gradient); }
+  WinogradConvShape winograd_shape() const { return {in_channels, out_channels, height, width, winograd}; }
+  auto key() const { return std::tie(in_channels, out_channels, height, width, kernel, bias, padded_gradient, winograd); }
   bool operator<(const ConvShape& o) const { return key() < o.key(); }
 };
 struct BatchNormShape {
@@ -130,6 +135,8 @@ struct ConvKernels {
   // x [N][H·W][C] → xp (3×3 only; null for 1×1): the forward's padded copy again, for a
   // caller that does not keep it until the weight gradient
   void (*pad)(int, const float* x, float* xp);
+  // ConvShape::winograd > 0: these instead of the four above (which are then null)
+  WinogradConvKernels winograd{};
 };
 struct BatchNormKernels {
   // x, residual (ignored without) [N][plane][C], γ, β [C]; running mean/var [C] moved in place

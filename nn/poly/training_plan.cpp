@@ -1,7 +1,12 @@
 #include "nn/poly/training_plan.h"
 
+#include <cstdlib>
 #include <map>
 #include <mutex>
+#include <stdexcept>
+
+#include "nn/poly/winograd.h"
+#include "polyhedral/analysis/cache_info.h"
 
 namespace pz::nn {
 
@@ -29,12 +34,15 @@ class Recorder final : public TrainingLayerOps<ActShape> {
     return add_batch_norm(norm_module, y, residual, n);
   }
   ActShape conv(const std::string& module, const ActShape& x, int out_channels, int kernel, bool bias) override {
-    return add_conv(module, x, {x.channels, out_channels, x.height, x.width, kernel, bias});
+    ConvShape s{x.channels, out_channels, x.height, x.width, kernel, bias};
+    s.winograd = training_winograd_tile(s, winograd_);
+    return add_conv(module, x, s);
   }
   ActShape add_conv(const std::string& module, const ActShape& x, const ConvShape& s) {
     const int kernel = s.kernel, out_channels = s.out_channels;
     plan.shapes.convs.push_back(s);
     const std::string n = kernel_name(s);
+    if (s.winograd > 0) return add_winograd_conv(module, x, s);
     const std::size_t weights = conv_weight_floats(s), padded = conv_padded_floats(s, 1);
     std::vector<LayerWorkspace> work{{"packed weights", 0, weights, Use::kForward},
                                      {"packed weight gradient", 0, weights, Use::kBackward},
@@ -45,7 +53,23 @@ class Recorder final : public TrainingLayerOps<ActShape> {
                 0, {x.layer}, padded == 0, false, std::move(work)},
                {out_channels, x.height, x.width});
   }
-  explicit Recorder(int batch) : batch_(batch) {}
+  // The Tape's calls (backprop.cpp): the filters transformed in the forward and again in the
+  // backward, the work array of one chunk of positions (winograd_chunk) in each.
+  ActShape add_winograd_conv(const std::string& module, const ActShape& x, const ConvShape& s) {
+    const std::string n = kernel_name(s);
+    const WinogradConvShape w = s.winograd_shape();
+    const std::size_t weights = winograd_weight_floats(w);
+    const int chunk = winograd_chunk(w, poly::CacheInfo::detect().l2 / 2, 1 << 20);
+    std::vector<LayerWorkspace> work{{"transformed weights", 0, 2 * weights, Use::kForward},
+                                     {"transformed weights", 0, 2 * weights, Use::kBackward},
+                                     {"transformed weight gradient", 0, 2 * weights, Use::kBackward},
+                                     {"Winograd stages", 0, winograd_work_floats(w, chunk), Use::kForward},
+                                     {"Winograd stages", 0, winograd_work_floats(w, chunk), Use::kBackward}};
+    return add({module, "conv3x3", "Winograd F(" + std::to_string(s.winograd) + "x" + std::to_string(s.winograd) + ",3x3)",
+                {n + "_forward", n + "_input_gradient", n + "_weight_gradient"}, 0, {x.layer}, true, false, std::move(work)},
+               {s.out_channels, x.height, x.width});
+  }
+  Recorder(int batch, int winograd) : batch_(batch), winograd_(winograd) {}
 
   ActShape batch_norm(const std::string& module, const ActShape& x, const ActShape* residual, bool relu) override {
     BatchNormShape s{x.channels, x.plane(), residual != nullptr, relu};
@@ -116,7 +140,7 @@ class Recorder final : public TrainingLayerOps<ActShape> {
   }
 
  private:
-  int batch_;
+  int batch_, winograd_;
   std::map<BatchNormShape, bool> one_sweep_;
 
   std::map<std::pair<ConvShape, BatchNormShape>, bool> padded_gradient_;
@@ -155,8 +179,23 @@ class Recorder final : public TrainingLayerOps<ActShape> {
 
 }  // namespace
 
-TrainingPlan plan_training_network(const NetConfig& config, const NetShape& shape, int batch) {
-  Recorder recorder(batch);
+int training_winograd_mode() {
+  const char* env = std::getenv("PZ_POLY_WINOGRAD");
+  const std::string mode = env && *env ? env : "auto";
+  if (mode == "auto") return kTrainingWinogradAuto;
+  if (mode == "off") return 0;
+  if (mode == "2" || mode == "3" || mode == "4") return mode[0] - '0';
+  throw std::invalid_argument("poly learner: PZ_POLY_WINOGRAD is \"" + mode + "\", expected auto, off, 2, 3 or 4");
+}
+
+int training_winograd_tile(const ConvShape& s, int mode) {
+  if (mode == 0 || s.kernel != 3 || s.bias || s.padded_gradient) return 0;
+  if (mode != kTrainingWinogradAuto) return mode;
+  return choose_winograd_tile(s.height, s.width, s.in_channels, s.out_channels).m;
+}
+
+TrainingPlan plan_training_network(const NetConfig& config, const NetShape& shape, int batch, int winograd) {
+  Recorder recorder(batch, winograd);
   const games::Shape& in = shape.input;
   const ActShape input =
       recorder.input_transpose({in.channels, in.plane_size()}, ActShape{in.channels, in.height, in.width});
@@ -174,6 +213,15 @@ BatchNormShape planned_batch_norm(const LayerShapes& planned, const BatchNormSha
   return s;
 }
 
+ConvShape planned_conv(const LayerShapes& planned, ConvShape s) {
+  for (const ConvShape& p : planned.convs) {
+    s.winograd = p.winograd;
+    if (!(p < s) && !(s < p)) return p;
+  }
+  s.winograd = 0;
+  return s;
+}
+
 const BatchNormShape* planned_conv_batch_norm(const LayerShapes& planned, const ConvShape& c, const BatchNormShape& n) {
   for (const auto& [conv, norm] : planned.conv_batch_norms) {
     if (!(conv < c) && !(c < conv) && norm.channels == n.channels && norm.plane == n.plane && norm.residual == n.residual &&
@@ -183,18 +231,20 @@ const BatchNormShape* planned_conv_batch_norm(const LayerShapes& planned, const 
   return nullptr;
 }
 
-TrainingKernels training_kernels(const NetConfig& config, const NetShape& shape, int batch, const std::string& cache_dir) {
+TrainingKernels training_kernels(const NetConfig& config, const NetShape& shape, int batch, const std::string& cache_dir,
+                                 int winograd) {
   const games::Shape& in = shape.input;
   const std::string key = config.to_json().dump() + " batch " + std::to_string(batch) + " " + std::to_string(in.channels) +
                           "x" + std::to_string(in.height) + "x" + std::to_string(in.width) + " " +
                           std::to_string(shape.policy.size()) + " " + std::to_string(shape.value_outputs) +
-                          (shape.spatial_policy ? " spatial" : "") + " " + cache_dir;
+                          (shape.spatial_policy ? " spatial" : "") + " " + cache_dir + " winograd " +
+                          std::to_string(winograd);
   static std::mutex mutex;
   static std::map<std::string, TrainingKernels> compiled;
   std::lock_guard lock(mutex);
   TrainingKernels& slot = compiled[key];
   if (!slot.kernels) {
-    LayerShapes shapes = plan_training_network(config, shape, batch).shapes;
+    LayerShapes shapes = plan_training_network(config, shape, batch, winograd).shapes;
     slot.kernels = std::make_shared<const PolyLayerKernels>(shapes, cache_dir);
     slot.shapes = std::move(shapes);
   }

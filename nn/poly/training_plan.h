@@ -142,12 +142,25 @@ struct TrainingPlan {
 // walk, and the loss terms (the policy's cross-entropy; the value's squared error or
 // cross-entropy). The backward fusions that depend on the data moved (FusionChoice) are
 // weighed for steps of `batch` positions (0: none is weighed, none fused); the kernels
-// serve any batch.
-TrainingPlan plan_training_network(const NetConfig& config, const NetShape& shape, int batch);
+// serve any batch. 3×3 convolutions run as Winograd where `winograd` says
+// (training_winograd_tile); only the learner without LibTorch (backprop.h) calls those.
+TrainingPlan plan_training_network(const NetConfig& config, const NetShape& shape, int batch, int winograd = 0);
+
+// Winograd for the training convolutions: 0 (off), a tile m in {2, 3, 4} for every 3×3
+// convolution that can (no bias, no padded gradient), or kTrainingWinogradAuto: the tile
+// nn/poly/winograd.h's cost model chooses for the shape, if any.
+inline constexpr int kTrainingWinogradAuto = -1;
+int training_winograd_tile(const ConvShape& s, int mode);
+// The mode PZ_POLY_WINOGRAD asks for (auto, off, 2, 3 or 4; unset: auto), as the poly
+// inference backend reads it. Throws std::invalid_argument for another value.
+int training_winograd_mode();
 
 // The plan's form of batch norm `s` (its one-sweep backward choice), matching `s` but for the
 // fusions; `s` itself when the plan has none such.
 BatchNormShape planned_batch_norm(const LayerShapes& planned, const BatchNormShape& s);
+// The plan's form of convolution `s` (its Winograd tile), matching `s` but for the tile; `s`
+// direct when the plan has none such.
+ConvShape planned_conv(const LayerShapes& planned, ConvShape s);
 // The batch norm the plan fused with 3×3 convolution `c` (padded_gradient), matching `n` but
 // for the fusions; null when the plan kept the two apart.
 const BatchNormShape* planned_conv_batch_norm(const LayerShapes& planned, const ConvShape& c, const BatchNormShape& n);
@@ -160,6 +173,7 @@ struct TrainingKernels {
   LayerShapes shapes;
   std::shared_ptr<const PolyLayerKernels> kernels;
 };
-TrainingKernels training_kernels(const NetConfig& config, const NetShape& shape, int batch, const std::string& cache_dir = "");
+TrainingKernels training_kernels(const NetConfig& config, const NetShape& shape, int batch, const std::string& cache_dir = "",
+                                 int winograd = 0);
 
 }  // namespace pz::nn

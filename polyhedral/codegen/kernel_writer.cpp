@@ -22,12 +22,13 @@ std::string KernelWriter::source(KernelReport& report, const KernelWriterOptions
     throw std::invalid_argument("kernel " + name_ + ": element type '" + element + "' is not float or double");
   std::string code = "void " + name_ + "(int N";
   for (const KernelArgument& a : arguments_)
-    code += ", " + (a.write ? element : "const " + element) + "* restrict " + a.name + "_";
+    if (a.view_of.empty()) code += ", " + (a.write ? element : "const " + element) + "* restrict " + a.name + "_";
   code += ") {\n";
   for (const KernelArgument& a : arguments_) {
     const std::string type = a.write ? element : "const " + element;
-    if (a.rows.empty()) code += "  " + type + "* restrict " + a.name + " = " + a.name + "_;\n";
-    else code += "  " + type + " (*restrict " + a.name + ")" + a.rows + " = (" + type + " (*)" + a.rows + ")" + a.name + "_;\n";
+    const std::string pointer = a.view_of.empty() ? a.name + "_" : "(" + a.view_of + "_ + (" + a.offset + "))";
+    if (a.rows.empty()) code += "  " + type + "* restrict " + a.name + " = " + pointer + ";\n";
+    else code += "  " + type + " (*restrict " + a.name + ")" + a.rows + " = (" + type + " (*)" + a.rows + ")" + pointer + ";\n";
   }
   report.name = name_;
   report.schedule.clear();

@@ -30,9 +30,15 @@ class ScopBuilder;
 
 // A pointer argument of a kernel: its C name and, for a multi-dimensional array, the sizes
 // of every dimension after the first ("[26][16]"; empty: a plain float*).
+//
+// A view (`view_of` set) is no parameter: it is an array placed inside the written argument
+// `view_of`, `offset` elements in (a C expression, which may use N), so that one workspace
+// holds a kernel's intermediate arrays. The caller sizes the workspace; views of one
+// workspace must not overlap (they are declared restrict, as the parameters are).
 struct KernelArgument {
   std::string name, rows;
   bool write = false;
+  std::string view_of = {}, offset = {};
 };
 
 struct KernelReport {

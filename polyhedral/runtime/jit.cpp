@@ -89,10 +89,29 @@ std::string JitCache::key(const std::string& source) const {
 
 namespace {
 
-// FNV-1a of this executable's bytes, once per process; nullopt when it cannot be read.
+// The file this code was loaded from: the executable, or the shared library that links it
+// (the Python module); from /proc/self/maps, whose paths are absolute. /proc/self/exe
+// where the mapping is not found.
+std::string code_file() {
+  std::ifstream maps("/proc/self/maps");
+  const auto here = reinterpret_cast<std::uintptr_t>(&code_file);
+  std::string line;
+  while (std::getline(maps, line)) {
+    unsigned long long start = 0, end = 0;
+    if (std::sscanf(line.c_str(), "%llx-%llx", &start, &end) != 2 || here < start || here >= end) continue;
+    const std::size_t slash = line.find('/');
+    if (slash != std::string::npos) return line.substr(slash);
+    break;
+  }
+  return "/proc/self/exe";
+}
+
+// FNV-1a of the bytes of the file this code was loaded from (code_file), once per process:
+// generated sources depend on the generator, which a rebuild changes, whichever program
+// loads it. nullopt when it cannot be read.
 std::optional<std::uint64_t> executable_hash() {
   static const std::optional<std::uint64_t> hash = []() -> std::optional<std::uint64_t> {
-    std::ifstream in("/proc/self/exe", std::ios::binary);
+    std::ifstream in(code_file(), std::ios::binary);
     if (!in) return std::nullopt;
     std::uint64_t h = util::kFnv1aOffsetBasis;
     std::vector<char> buffer(1 << 20);

@@ -69,10 +69,11 @@ class JitCache {
                       const std::function<bool(const std::string&)>& usable = [](const std::string&) { return true; }) const;
 
   // The C source `generate` returns, kept in the directory under a key made of `name` and a
-  // hash of this executable's bytes (/proc/self/exe): a client whose source takes polyc
-  // seconds to generate (the poly learner's kernels) asks again and reads the file, and a
-  // rebuilt executable, whose polyc may emit other code, generates anew. Without
-  // /proc/self/exe every call generates.
+  // hash of the bytes of the file polyzero's code was loaded from (the executable, or the
+  // Python module inside python3): a client whose source takes polyc seconds to generate
+  // (the poly learner's kernels) asks again and reads the file, and a rebuilt program, whose
+  // generators and polyc may emit other code, generates anew. Where that file cannot be
+  // read, every call generates.
   std::string generated_source(const std::string& name, const std::function<std::string()>& generate) const;
 
   const std::string& dir() const { return dir_; }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "nn/poly/layer_kernels.h"
+#include "nn/poly/winograd.h"
 #include "polyhedral/runtime/jit.h"
 
 namespace pz::nn {
@@ -105,6 +106,14 @@ const BatchNormShape kNormOneSweep{3, 5, true, true, true};
 // A 3×3 convolution whose batch norm writes its output gradient with the zero border.
 const ConvShape kConvPadded{3, 5, 3, 4, 3, false, true};
 const BatchNormShape kNormPadded{5, 12, false, true, true, 4, 1};
+// Winograd F(m×m, 3×3) for each tile, on boards m divides and does not, and the direct
+// convolutions of the same shapes.
+const ConvShape kWinograd2{3, 5, 5, 7, 3, false, false, 2}, kWinograd3{4, 3, 6, 4, 3, false, false, 3},
+    kWinograd4{3, 2, 5, 6, 3, false, false, 4};
+ConvShape direct(ConvShape s) {
+  s.winograd = 0;
+  return s;
+}
 const LinearShape kLinearRelu{7, 5, true};
 const LinearShape kLinear{6, 3, false};
 const PlaneShape kPool{3, 3, 3, false};
@@ -116,6 +125,7 @@ class PolyGradientTest : public ::testing::Test {
   static void SetUpTestSuite() {
     LayerShapes shapes;
     shapes.convs = {kConv3, kConv1, kConvPadded};
+    for (const ConvShape& s : {kWinograd2, kWinograd3, kWinograd4}) shapes.convs.insert(shapes.convs.end(), {s, direct(s)});
     shapes.batch_norms = {kNormResidualRelu, kNorm, kNormOneSweep, kNormPadded};
     shapes.linears = {kLinearRelu, kLinear};
     shapes.pools = {kPool};
@@ -184,6 +194,64 @@ TEST_F(PolyGradientTest, Convolutions) {
         conv_layer(s, rng, fn<In, In, In, Out, Out, Out>(n + "_forward"), fn<In, In, Out, Out, Out>(n + "_input_gradient"),
                    fn<In, In, Out, Out, Out>(n + "_weight_gradient")),
         2);
+  }
+}
+
+// The Winograd kernels of `s` as one layer: the filters transformed, then the forward; the
+// input gradient and the weight gradient, finished into the filters' layout.
+LayerUnderTest winograd_layer(const ConvShape& s, std::mt19937& rng, const std::string& n,
+                              void (*transform)(int, In, In, Out, Out, Out), void (*forward)(int, In, In, In, In, Out, Out),
+                              void (*input_gradient)(int, In, In, In, In, Out, Out),
+                              void (*weight_gradient)(int, In, In, In, In, Out, In, Out), void (*finish)(int, In, In, Out)) {
+  const WinogradConvShape w = s.winograd_shape();
+  const WinogradMatrices m = winograd_matrices(s.winograd);
+  const std::size_t weights = winograd_weight_floats(w), work = winograd_work_floats(w, kBatch);
+  const std::size_t in_size = size({kBatch, s.height * s.width, s.in_channels});
+  const std::size_t out_size = size({kBatch, s.height * s.width, s.out_channels});
+  LayerUnderTest layer{n, {random_vector(in_size, rng), random_vector(size({s.out_channels, s.in_channels, 3, 3}), rng)}, {}, {}};
+  layer.forward = [=](const Inputs& in) {
+    Vec u(weights), ut(weights), scratch(work), y(out_size);
+    transform(1, in[1].data(), m.g.data(), scratch.data(), u.data(), ut.data());
+    forward(kBatch, in[0].data(), u.data(), m.bt.data(), m.at.data(), scratch.data(), y.data());
+    return y;
+  };
+  layer.backward = [=](const Inputs& in, const Vec& dy) {
+    Vec u(weights), ut(weights), zero(weights), du(weights), scratch(work);
+    Inputs grads{Vec(in[0].size()), Vec(in[1].size())};
+    transform(1, in[1].data(), m.g.data(), scratch.data(), u.data(), ut.data());
+    input_gradient(kBatch, dy.data(), ut.data(), m.bt.data(), m.at.data(), scratch.data(), grads[0].data());
+    // The batch's sum in two calls, the second adding to the first's.
+    Vec half(weights);
+    weight_gradient(1, in[0].data(), dy.data(), m.bt.data(), m.at.data(), scratch.data(), zero.data(), half.data());
+    const std::size_t in_row = in[0].size() / kBatch, out_row = dy.size() / kBatch;
+    weight_gradient(kBatch - 1, in[0].data() + in_row, dy.data() + out_row, m.bt.data(), m.at.data(), scratch.data(), half.data(),
+                    du.data());
+    finish(1, du.data(), m.g.data(), grads[1].data());
+    return grads;
+  };
+  return layer;
+}
+
+TEST_F(PolyGradientTest, WinogradConvolutions) {
+  std::mt19937 rng(5);
+  for (const ConvShape& s : {kWinograd2, kWinograd3, kWinograd4}) {
+    const std::string n = kernel_name(s), d = kernel_name(direct(s));
+    const LayerUnderTest winograd = winograd_layer(
+        s, rng, n, fn<In, In, Out, Out, Out>(n + "_transform_weights"), fn<In, In, In, In, Out, Out>(n + "_forward"),
+        fn<In, In, In, In, Out, Out>(n + "_input_gradient"), fn<In, In, In, In, Out, In, Out>(n + "_weight_gradient"),
+        fn<In, In, Out>(n + "_finish_weight_gradient"));
+    expect_gradients_match_differences(winograd, 6);
+    // The same convolution as the direct kernels compute, outputs and gradients, to rounding.
+    const LayerUnderTest plain = conv_layer(direct(s), rng, fn<In, In, In, Out, Out, Out>(d + "_forward"),
+                                            fn<In, In, Out, Out, Out>(d + "_input_gradient"),
+                                            fn<In, In, Out, Out, Out>(d + "_weight_gradient"));
+    const Vec y = winograd.forward(winograd.inputs), y_direct = plain.forward(winograd.inputs);
+    ASSERT_EQ(y.size(), y_direct.size());
+    for (std::size_t i = 0; i < y.size(); ++i) EXPECT_NEAR(y[i], y_direct[i], 1e-12) << n << ", output " << i;
+    const Vec dy = random_vector(y.size(), rng);
+    const Inputs g = winograd.backward(winograd.inputs, dy), g_direct = plain.backward(winograd.inputs, dy);
+    for (std::size_t i = 0; i < g.size(); ++i)
+      for (std::size_t j = 0; j < g[i].size(); ++j) EXPECT_NEAR(g[i][j], g_direct[i][j], 1e-12) << n << ", gradient " << i;
   }
 }
 

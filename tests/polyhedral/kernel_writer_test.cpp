@@ -1,6 +1,7 @@
 // poly::KernelWriter (kernel_writer.h): the nests' order before polyc's passes. A nest
 // written as one sweep on purpose keeps its statements in one loop with Order::kAsWritten,
-// where isl's scheduler distributes them.
+// where isl's scheduler distributes them. Views place intermediate arrays in a workspace
+// argument (their behaviour is checked by the Winograd kernels, tests/nn/).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -41,6 +42,24 @@ TEST(KernelWriter, AsWrittenKeepsTheSweepInOneLoop) {
   const std::size_t simd = code.rfind("#pragma omp simd", mask);
   ASSERT_NE(simd, std::string::npos) << code;
   EXPECT_NE(code.find("for (int c2 = 0; c2 <= 31; c2++)", simd), std::string::npos) << code;
+}
+
+TEST(KernelWriter, ViewsAreArraysInsideAWorkspaceNotParameters) {
+  KernelWriter w("pz_twice", {{"x", "[4]"},
+                              {"work", "", true},
+                              {"y", "[4]", true},
+                              {"t", "[4]", true, "work", "N * 8"}});
+  w.nest([](ScopBuilder& b) {
+    b.for_("n", "0", "N").for_("i", "0", "4").stmt("t[n][i] = 2.0f * x[n][i]").end().end();
+    b.for_("n", "0", "N").for_("i", "0", "4").stmt("y[n][i] = t[n][i] + x[n][i]").end().end();
+  });
+  KernelReport report;
+  const std::string code = w.source(report);
+  EXPECT_NE(code.find("void pz_twice(int N, const float* restrict x_, float* restrict work_, float* restrict y_) {"),
+            std::string::npos)
+      << code;
+  EXPECT_NE(code.find("float (*restrict t)[4] = (float (*)[4])(work_ + (N * 8));"), std::string::npos) << code;
+  EXPECT_NE(code.find("t[c0][c1] = "), std::string::npos) << code;
 }
 
 TEST(KernelWriter, ScheduledNestsGoThroughIsl) {

@@ -1,0 +1,316 @@
+#include "nn/poly/winograd_kernels.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "nn/poly/winograd.h"
+#include "polyhedral/frontend/builder.h"
+
+namespace pz::nn {
+
+namespace {
+
+using poly::KernelArgument;
+using poly::KernelWriter;
+using poly::ScopBuilder;
+
+std::string str(long long v) { return std::to_string(v); }
+std::string rows(std::initializer_list<long long> dims) {
+  std::string out;
+  for (long long d : dims) out += "[" + str(d) + "]";
+  return out;
+}
+
+// The sizes every stage uses.
+struct Tiling {
+  int m, alpha, th, tw, hp, wp;  // tile, input tile, tiles down and across, padded rows and columns
+  explicit Tiling(const WinogradConvShape& s)
+      : m(s.tile), alpha(s.tile + 2), th((s.height + s.tile - 1) / s.tile), tw((s.width + s.tile - 1) / s.tile),
+        hp(th * s.tile + 2), wp(tw * s.tile + 2) {}
+};
+
+// Per position, the floats of the transform of a C-channel input (padded copy, rows, tiles)
+// and of a K-channel output (products, rows).
+long long input_transform_floats(const Tiling& t, int c) {
+  return static_cast<long long>(c) * (t.hp * t.wp + t.alpha * t.th * t.wp + t.alpha * t.alpha * t.th * t.tw);
+}
+long long output_transform_floats(const Tiling& t, int height, int k) {
+  return static_cast<long long>(k) * (t.alpha * t.alpha * t.th * t.tw + height * t.tw * t.alpha);
+}
+// The weight gradient's transform of dy: its copy on whole tiles, rows, tiles.
+long long gradient_transform_floats(const Tiling& t, int k) {
+  return static_cast<long long>(k) * (t.th * t.m * t.tw * t.m + t.alpha * t.th * t.tw * t.m + t.alpha * t.alpha * t.th * t.tw);
+}
+
+// Views of `work`, one after another, each `per_position` floats for each of the N positions.
+class WorkViews {
+ public:
+  void add(const std::string& name, const std::string& dims, long long per_position) {
+    views_.push_back({name, dims, true, "work", "N * " + str(offset_)});
+    offset_ += per_position;
+  }
+  const std::vector<KernelArgument>& views() const { return views_; }
+
+ private:
+  std::vector<KernelArgument> views_;
+  long long offset_ = 0;
+};
+
+std::vector<KernelArgument> join(std::vector<KernelArgument> a, const std::vector<KernelArgument>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// element = Σ over `over` of term, where row `row` of an `rows` × α transform matrix (Bᵀ or
+// Aᵀ) is zero in column 0 unless the row is the first (the point 0) and in column α − 1
+// unless it is the last (the point ∞): the sum runs over the columns between, as
+// nn/poly/network.cpp's inference stages do.
+void chain(ScopBuilder& b, const std::string& element, const std::string& over, const std::string& row, int rows, int alpha,
+           const std::string& term) {
+  const std::string last = str(rows - 1);
+  b.stmt(element + " = 0.0f").for_(over, "ceild(" + row + ", " + last + ")", str(alpha - 1) + " + floord(" + row + ", " + last + ")");
+  b.stmt(element + " += " + term).end();
+}
+
+// xw [N][hp][wp][C] = the channels-last `x` [N][height][width][C] with a zero border: one
+// cell above and left, up to the whole tiles below and right.
+void describe_padding(ScopBuilder& b, const std::string& x, const std::string& xw, const Tiling& t, int height, int width,
+                      int channels) {
+  const std::string border = "h < 1 || h > " + str(height) + " || w < 1 || w > " + str(width);
+  b.for_("n", "0", "N").for_("h", "0", str(t.hp)).for_("w", "0", str(t.wp)).if_(border).for_("c", "0", str(channels));
+  b.stmt(xw + "[n][h][w][c] = 0.0f").end().end().end().end().end();
+  b.for_("n", "0", "N").for_("h", "0", str(height)).for_("w", "0", str(width)).for_("c", "0", str(channels));
+  b.stmt(xw + "[n][h + 1][w + 1][c] = " + x + "[n][h][w][c]").end().end().end().end();
+}
+
+// V = Bᵀ d B of every tile of the padded xw, by rows (R) then by columns.
+void describe_input_transform(KernelWriter& k, const Tiling& t, int channels) {
+  const std::string a = str(t.alpha), m = str(t.m), c = str(channels);
+  k.nest([=](ScopBuilder& b) {
+    b.for_("n", "0", "N").for_("a", "0", a).for_("th", "0", str(t.th)).for_("x", "0", str(t.wp)).for_("c", "0", c);
+    chain(b, "R[n][a][th][x][c]", "i", "a", t.alpha, t.alpha, "bt[a][i] * xw[n][th * " + m + " + i][x][c]");
+    b.end().end().end().end().end();
+  });
+  k.nest([=](ScopBuilder& b) {
+    b.for_("n", "0", "N").for_("a", "0", a).for_("b", "0", a).for_("t", "0", str(t.th * t.tw)).for_("c", "0", c);
+    chain(b, "V[n][a][b][t][c]", "j", "b", t.alpha, t.alpha,
+          "bt[b][j] * R[n][a][t / " + str(t.tw) + "][(t % " + str(t.tw) + ") * " + m + " + j][c]");
+    b.end().end().end().end().end();
+  });
+}
+
+// y = Aᵀ (Σ_c V·u) A: the products M, then P = Aᵀ M by rows, then y = P A by columns.
+void describe_products_and_output(KernelWriter& k, const Tiling& t, const WinogradConvShape& s, const std::string& u,
+                                  const std::string& y, int in_channels, int out_channels) {
+  const std::string a = str(t.alpha), m = str(t.m), o = str(out_channels);
+  k.nest([=](ScopBuilder& b) {
+    b.for_("n", "0", "N").for_("a", "0", a).for_("b", "0", a).for_("t", "0", str(t.th * t.tw)).for_("o", "0", o);
+    b.stmt("M[n][a][b][t][o] = 0.0f").for_("c", "0", str(in_channels));
+    b.stmt("M[n][a][b][t][o] += V[n][a][b][t][c] * " + u + "[a][b][c][o]").end();
+    b.end().end().end().end().end();
+  });
+  k.nest([=](ScopBuilder& b) {
+    b.for_("n", "0", "N").for_("h", "0", str(s.height)).for_("tw", "0", str(t.tw)).for_("b", "0", a).for_("o", "0", o);
+    chain(b, "P[n][h][tw][b][o]", "a", "h % " + m, t.m, t.alpha, "at[h % " + m + "][a] * M[n][a][b][(h / " + m + ") * " + str(t.tw) + " + tw][o]");
+    b.end().end().end().end().end();
+  });
+  k.nest([=](ScopBuilder& b) {
+    b.for_("n", "0", "N").for_("h", "0", str(s.height)).for_("w", "0", str(s.width)).for_("o", "0", o);
+    chain(b, y + "[n][h][w][o]", "b", "w % " + m, t.m, t.alpha, "at[w % " + m + "][b] * P[n][h][w / " + m + "][b][o]");
+    b.end().end().end().end();
+  });
+}
+
+// A convolution of a `in_channels`-channel board into `out_channels` channels through the
+// transformed filters `u` [α][α][in][out]: the forward (x, u → y) and the input gradient
+// (dy, ut → dx) are both this.
+KernelWriter winograd_convolution(const std::string& name, const WinogradConvShape& s, const std::string& x,
+                                  const std::string& u, const std::string& y, int in_channels, int out_channels) {
+  const Tiling t(s);
+  WorkViews work;
+  work.add("xw", rows({t.hp, t.wp, in_channels}), static_cast<long long>(t.hp) * t.wp * in_channels);
+  work.add("R", rows({t.alpha, t.th, t.wp, in_channels}), static_cast<long long>(t.alpha) * t.th * t.wp * in_channels);
+  work.add("V", rows({t.alpha, t.alpha, t.th * t.tw, in_channels}),
+           static_cast<long long>(t.alpha) * t.alpha * t.th * t.tw * in_channels);
+  work.add("M", rows({t.alpha, t.alpha, t.th * t.tw, out_channels}),
+           static_cast<long long>(t.alpha) * t.alpha * t.th * t.tw * out_channels);
+  work.add("P", rows({s.height, t.tw, t.alpha, out_channels}), static_cast<long long>(s.height) * t.tw * t.alpha * out_channels);
+  KernelWriter k(name, join({{x, rows({s.height, s.width, in_channels})},
+                             {u, rows({t.alpha, in_channels, out_channels})},
+                             {"bt", rows({t.alpha})},
+                             {"at", rows({t.alpha})},
+                             {"work", "", true},
+                             {y, rows({s.height, s.width, out_channels}), true}},
+                            work.views()));
+  k.nest([=](ScopBuilder& b) { describe_padding(b, x, "xw", t, s.height, s.width, in_channels); });
+  describe_input_transform(k, t, in_channels);
+  describe_products_and_output(k, t, s, u, y, in_channels, out_channels);
+  return k;
+}
+
+// u = G g Gᵀ and ut = G rot180(g) Gᵀ for every filter: the filters copied into the orders
+// of u and ut (output, resp. input channels innermost: the vector loops), then G applied to
+// their rows and to their columns. Work: winograd_weight_work_floats.
+KernelWriter transform_weights(const std::string& name, const WinogradConvShape& s) {
+  const Tiling t(s);
+  const int C = s.in_channels, O = s.out_channels;
+  const long long filters = static_cast<long long>(C) * O;
+  WorkViews work;
+  work.add("wc", rows({3, C, O}), 9 * filters);
+  work.add("wr", rows({3, O, C}), 9 * filters);
+  work.add("T", rows({3, C, O}), 3LL * t.alpha * filters);
+  work.add("Tr", rows({3, O, C}), 3LL * t.alpha * filters);
+  KernelWriter k(name, join({{"w", rows({C, 3, 3})},
+                             {"g", rows({3})},
+                             {"work", "", true},
+                             {"u", rows({t.alpha, C, O}), true},
+                             {"ut", rows({t.alpha, O, C}), true}},
+                            work.views()));
+  const std::string a = str(t.alpha), c = str(C), o = str(O);
+  k.nest([=](ScopBuilder& b) {
+    b.for_("i", "0", "3").for_("j", "0", "3").for_("c", "0", c).for_("o", "0", o);
+    b.stmt("wc[i][j][c][o] = w[o][c][i][j]").end().end().end().end();
+    b.for_("i", "0", "3").for_("j", "0", "3").for_("o", "0", o).for_("c", "0", c);
+    b.stmt("wr[i][j][o][c] = w[o][c][2 - i][2 - j]").end().end().end().end();
+  });
+  // One separable pass: out[a][j][x][y] = Σ_i g[a][i] in[i][j][x][y] (rows), or
+  // out[a][b][x][y] = Σ_j g[b][j] in[a][j][x][y] (columns).
+  auto pass = [=](const std::string& out, const std::string& in, bool rows_pass, const std::string& x, const std::string& y) {
+    return [=](ScopBuilder& b) {
+      b.for_("a", "0", a).for_("j", "0", rows_pass ? "3" : a).for_("x", "0", x).for_("y", "0", y);
+      const std::string element = out + "[a][j][x][y]";
+      b.stmt(element + " = 0.0f").for_("i", "0", "3");
+      b.stmt(element + " += " + (rows_pass ? "g[a][i] * " + in + "[i][j][x][y]" : "g[j][i] * " + in + "[a][i][x][y]")).end();
+      b.end().end().end().end();
+    };
+  };
+  k.nest(pass("T", "wc", true, c, o));
+  k.nest(pass("Tr", "wr", true, o, c));
+  k.nest(pass("u", "T", false, c, o));
+  k.nest(pass("ut", "Tr", false, o, c));
+  return k;
+}
+
+KernelWriter weight_gradient(const std::string& name, const WinogradConvShape& s) {
+  const Tiling t(s);
+  const int C = s.in_channels, O = s.out_channels;
+  const long long tiles = static_cast<long long>(t.th) * t.tw;
+  WorkViews work;
+  work.add("xw", rows({t.hp, t.wp, C}), static_cast<long long>(t.hp) * t.wp * C);
+  work.add("R", rows({t.alpha, t.th, t.wp, C}), static_cast<long long>(t.alpha) * t.th * t.wp * C);
+  work.add("V", rows({t.alpha, t.alpha, tiles, C}), t.alpha * t.alpha * tiles * C);
+  work.add("dyw", rows({t.th * t.m, t.tw * t.m, O}), tiles * t.m * t.m * O);
+  work.add("Q", rows({t.alpha, t.th, t.tw * t.m, O}), static_cast<long long>(t.alpha) * t.th * t.tw * t.m * O);
+  work.add("dM", rows({t.alpha, t.alpha, tiles, O}), t.alpha * t.alpha * tiles * O);
+  KernelWriter k(name, join({{"x", rows({s.height, s.width, C})},
+                             {"dy", rows({s.height, s.width, O})},
+                             {"bt", rows({t.alpha})},
+                             {"at", rows({t.alpha})},
+                             {"work", "", true},
+                             {"previous", rows({t.alpha, C, O})},
+                             {"du", rows({t.alpha, C, O}), true}},
+                            work.views()));
+  const std::string a = str(t.alpha), m = str(t.m), o = str(O);
+  k.nest([=](ScopBuilder& b) { describe_padding(b, "x", "xw", t, s.height, s.width, C); });
+  describe_input_transform(k, t, C);
+  // dyw: dy on whole tiles, zero past the board.
+  k.nest([=](ScopBuilder& b) {
+    const std::string outside = "h >= " + str(s.height) + " || w >= " + str(s.width);
+    b.for_("n", "0", "N").for_("h", "0", str(t.th * t.m)).for_("w", "0", str(t.tw * t.m)).if_(outside).for_("o", "0", o);
+    b.stmt("dyw[n][h][w][o] = 0.0f").end().end().end().end().end();
+    b.for_("n", "0", "N").for_("h", "0", str(s.height)).for_("w", "0", str(s.width)).for_("o", "0", o);
+    b.stmt("dyw[n][h][w][o] = dy[n][h][w][o]").end().end().end().end();
+  });
+  // dM = A dY Aᵀ (A = (Aᵀ)ᵀ) by rows (Q), then by columns.
+  k.nest([=](ScopBuilder& b) {
+    b.for_("n", "0", "N").for_("a", "0", a).for_("th", "0", str(t.th)).for_("w", "0", str(t.tw * t.m)).for_("o", "0", o);
+    b.stmt("Q[n][a][th][w][o] = 0.0f").for_("i", "0", m);
+    b.stmt("Q[n][a][th][w][o] += at[i][a] * dyw[n][th * " + m + " + i][w][o]").end();
+    b.end().end().end().end().end();
+  });
+  k.nest([=](ScopBuilder& b) {
+    b.for_("n", "0", "N").for_("a", "0", a).for_("b", "0", a).for_("t", "0", str(tiles)).for_("o", "0", o);
+    b.stmt("dM[n][a][b][t][o] = 0.0f").for_("j", "0", m);
+    b.stmt("dM[n][a][b][t][o] += at[j][b] * Q[n][a][t / " + str(t.tw) + "][(t % " + str(t.tw) + ") * " + m + " + j][o]").end();
+    b.end().end().end().end().end();
+  });
+  // dU = previous + Σ over positions and tiles of V·dM, per (a, b): a reduction over the batch.
+  k.nest([=](ScopBuilder& b) {
+    b.for_("a", "0", a).for_("b", "0", a).for_("c", "0", str(C)).for_("o", "0", o);
+    b.stmt("du[a][b][c][o] = previous[a][b][c][o]");
+    b.for_("n", "0", "N").for_("t", "0", str(tiles));
+    b.stmt("du[a][b][c][o] += V[n][a][b][t][c] * dM[n][a][b][t][o]").end().end();
+    b.end().end().end().end();
+  });
+  return k;
+}
+
+KernelWriter finish_weight_gradient(const std::string& name, const WinogradConvShape& s) {
+  const Tiling t(s);
+  const std::string a = str(t.alpha);
+  KernelWriter k(name, {{"du", rows({t.alpha, s.in_channels, s.out_channels})},
+                        {"g", rows({3})},
+                        {"dw", rows({s.in_channels, 3, 3}), true}});
+  k.nest([=](ScopBuilder& b) {
+    b.for_("o", "0", str(s.out_channels)).for_("c", "0", str(s.in_channels)).for_("i", "0", "3").for_("j", "0", "3");
+    b.stmt("dw[o][c][i][j] = 0.0f").for_("a", "0", a).for_("b", "0", a);
+    b.stmt("dw[o][c][i][j] += g[a][i] * du[a][b][c][o] * g[b][j]").end().end();
+    b.end().end().end().end();
+  });
+  return k;
+}
+
+}  // namespace
+
+WinogradConstants winograd_constants(int tile) {
+  const WinogradMatrices w = winograd_matrices(tile);
+  auto to_float = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
+  return {to_float(w.g), to_float(w.bt), to_float(w.at)};
+}
+
+std::vector<KernelWriter> winograd_conv_kernels(const WinogradConvShape& s, const std::string& name) {
+  if (s.tile < 2 || s.tile > 4) throw std::invalid_argument("winograd kernels: tile " + str(s.tile) + " is not 2, 3 or 4");
+  std::vector<KernelWriter> out;
+  out.push_back(transform_weights(name + "_transform_weights", s));
+  out.push_back(winograd_convolution(name + "_forward", s, "x", "u", "y", s.in_channels, s.out_channels));
+  out.push_back(winograd_convolution(name + "_input_gradient", s, "dy", "ut", "dx", s.out_channels, s.in_channels));
+  out.push_back(weight_gradient(name + "_weight_gradient", s));
+  out.push_back(finish_weight_gradient(name + "_finish_weight_gradient", s));
+  return out;
+}
+
+std::size_t winograd_weight_floats(const WinogradConvShape& s) {
+  const Tiling t(s);
+  return static_cast<std::size_t>(t.alpha) * static_cast<std::size_t>(t.alpha) * static_cast<std::size_t>(s.in_channels) *
+         static_cast<std::size_t>(s.out_channels);
+}
+
+namespace {
+// Per position: work floats of the forward, the input gradient and the weight gradient.
+long long forward_work(const Tiling& t, const WinogradConvShape& s) {
+  return input_transform_floats(t, s.in_channels) + output_transform_floats(t, s.height, s.out_channels);
+}
+long long input_gradient_work(const Tiling& t, const WinogradConvShape& s) {
+  return input_transform_floats(t, s.out_channels) + output_transform_floats(t, s.height, s.in_channels);
+}
+long long weight_gradient_work(const Tiling& t, const WinogradConvShape& s) {
+  return input_transform_floats(t, s.in_channels) + gradient_transform_floats(t, s.out_channels);
+}
+}  // namespace
+
+std::size_t winograd_work_floats(const WinogradConvShape& s, int n) {
+  const Tiling t(s);
+  const long long most = std::max({forward_work(t, s), input_gradient_work(t, s), weight_gradient_work(t, s)});
+  const long long weights = (18LL + 6LL * t.alpha) * s.in_channels * s.out_channels;  // transform_weights's, called with N = 1
+  return static_cast<std::size_t>(std::max(static_cast<long long>(std::max(n, 0)) * most, weights));
+}
+
+int winograd_chunk(const WinogradConvShape& s, long bytes, int n) {
+  const Tiling t(s);
+  const long long board = static_cast<long long>(s.height) * s.width * (s.in_channels + s.out_channels);
+  const long long per_position = board + std::max({forward_work(t, s), input_gradient_work(t, s), weight_gradient_work(t, s)});
+  const long long fits = bytes / (per_position * static_cast<long long>(sizeof(float)));
+  return static_cast<int>(std::clamp<long long>(fits, 1, std::max(n, 1)));
+}
+
+}  // namespace pz::nn
