@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "nn/poly/network.h"
+#include "nn/poly/winograd.h"
 #include "polyhedral/runtime/jit.h"
 #include "util/files.h"
 #include "util/thread_team.h"
@@ -170,11 +171,9 @@ std::shared_ptr<const CompiledNetwork> compiled_network(const NetConfig& config,
 // for the default "auto" (an explicit choice wins).
 int winograd_mode(const BackendOptions& options) {
   const char* env = std::getenv("PZ_POLY_WINOGRAD");
-  const std::string mode = options.winograd == "auto" && env && *env ? env : options.winograd;
-  if (mode == "auto") return PolyNetwork::kWinogradAuto;
-  if (mode == "off") return 0;
-  if (mode == "2" || mode == "3" || mode == "4") return mode[0] - '0';
-  throw std::invalid_argument("poly backend: winograd is \"" + mode + "\", expected auto, off, 2, 3 or 4");
+  const bool from_env = options.winograd == "auto" && env && *env;
+  return parse_winograd_mode(from_env ? env : options.winograd,
+                             from_env ? "PZ_POLY_WINOGRAD" : "poly backend: winograd");
 }
 
 class PolyBackend final : public Backend {

@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
-#include <stdexcept>
 
 #include "nn/poly/winograd.h"
 #include "polyhedral/analysis/cache_info.h"
@@ -181,11 +180,7 @@ class Recorder final : public TrainingLayerOps<ActShape> {
 
 int training_winograd_mode() {
   const char* env = std::getenv("PZ_POLY_WINOGRAD");
-  const std::string mode = env && *env ? env : "auto";
-  if (mode == "auto") return kTrainingWinogradAuto;
-  if (mode == "off") return 0;
-  if (mode == "2" || mode == "3" || mode == "4") return mode[0] - '0';
-  throw std::invalid_argument("poly learner: PZ_POLY_WINOGRAD is \"" + mode + "\", expected auto, off, 2, 3 or 4");
+  return parse_winograd_mode(env && *env ? env : "auto", "PZ_POLY_WINOGRAD");
 }
 
 int training_winograd_tile(const ConvShape& s, int mode) {

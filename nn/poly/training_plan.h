@@ -17,6 +17,7 @@
 
 #include "nn/net_config.h"
 #include "nn/poly/layer_kernels.h"
+#include "nn/poly/winograd.h"
 
 namespace pz::nn {
 
@@ -149,10 +150,10 @@ TrainingPlan plan_training_network(const NetConfig& config, const NetShape& shap
 // Winograd for the training convolutions: 0 (off), a tile m in {2, 3, 4} for every 3×3
 // convolution that can (no bias, no padded gradient), or kTrainingWinogradAuto: the tile
 // nn/poly/winograd.h's cost model chooses for the shape, if any.
-inline constexpr int kTrainingWinogradAuto = -1;
+inline constexpr int kTrainingWinogradAuto = kWinogradAuto;
 int training_winograd_tile(const ConvShape& s, int mode);
 // The mode PZ_POLY_WINOGRAD asks for (auto, off, 2, 3 or 4; unset: auto), as the poly
-// inference backend reads it. Throws std::invalid_argument for another value.
+// inference backend reads it. Throws util::UsageError for another value.
 int training_winograd_mode();
 
 // The plan's form of batch norm `s` (its one-sweep backward choice), matching `s` but for the

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "util/error.h"
+
 namespace pz::nn {
 
 namespace {
@@ -96,6 +98,13 @@ WinogradChoice choose_winograd_tile(int h, int w, int c, int k) {
     best.reason = text;
   }
   return best;
+}
+
+int parse_winograd_mode(const std::string& mode, const std::string& where) {
+  if (mode == "auto") return kWinogradAuto;
+  if (mode == "off") return 0;
+  if (mode == "2" || mode == "3" || mode == "4") return mode[0] - '0';
+  throw util::UsageError(where + " is \"" + mode + "\"; expected auto, off, 2, 3 or 4");
 }
 
 }  // namespace pz::nn

@@ -37,4 +37,10 @@ struct WinogradChoice {
 };
 WinogradChoice choose_winograd_tile(int height, int width, int in_channels, int out_channels);
 
+// A Winograd mode as users write it (BackendOptions::winograd, PZ_POLY_WINOGRAD): "auto" →
+// kWinogradAuto (the cost model's tile per layer), "off" → 0, "2"/"3"/"4" → that tile for every
+// 3×3 convolution. Throws util::UsageError naming `where` for anything else.
+inline constexpr int kWinogradAuto = -1;
+int parse_winograd_mode(const std::string& mode, const std::string& where);
+
 }  // namespace pz::nn
