@@ -645,12 +645,52 @@ std::map<std::string, LikelySize> likely_sizes(const Scop& scop, const LowerOpti
   return out;
 }
 
+// Elements of the first statement's array in one 256-bit vector, the width GCC vectorises
+// with on x86 by default (-mprefer-vector-width=256): 8 for 4-byte types, else 4 (8-byte
+// and unknown ones, the narrower block when in doubt).
+int vector_lanes(const Scop& scop) {
+  const Statement* first = scop.statements.empty() ? nullptr : &scop.statements.front();
+  const Array* a = first && first->lhs ? scop.array(first->lhs->text) : nullptr;
+  const std::string type = a ? a->element_type : "";
+  return type == "float" || type == "int" || type == "unsigned" || type == "unsigned int" ? 8 : 4;
+}
+
+// The code of the region at `sizes` (the declared ones) as a register-blocked reduction
+// chain (register_blocking.h), where the scop is one at those sizes and its arrays fit in
+// L2/2, so that tiles cannot pay (cost_model.h) and what counts is keeping the sums in
+// registers; nullopt elsewhere. With constant extents the block has its exact shape and
+// the dependence check sees the sizes (a block of 64 columns is legal only where the
+// columns number at most 64, for instance).
+std::optional<std::string> blocked_at_sizes(IslContext& ctx, const std::map<std::string, LikelySize>& sizes,
+                                            const std::string& source, const std::string& parsed_text,
+                                            const ScopRegion& written, const ScopRegion& region, const PolycOptions& o,
+                                            ScopReport& report) {
+  if (o.register_block.enabled || !o.cost_model || o.tile.mode != TileOptions::Mode::kAuto) return std::nullopt;
+  LowerOptions at_sizes = region.options;
+  for (const auto& [name, size] : sizes) at_sizes.param_values[name] = size.value;
+  Scop scop = StageBudget(ctx, o.budget).run("lowering", [&] { return lower(ctx.ctx(), *region.tree, at_sizes); });
+  if (!is_reduction_chain(scop, o.register_block)) return std::nullopt;
+  const CostEstimate estimate = estimate_cost(scop);
+  if (!estimate.concrete || decide_transformations(estimate, o.tile.cache, o.min_parallel_work).tile) return std::nullopt;
+  PolycOptions blocked = o;
+  blocked.register_block.enabled = true;
+  blocked.register_block.vector_lanes = vector_lanes(scop);
+  blocked.register_block.constant_extents_only = true;
+  ScopReport r;
+  std::string code = scop_code(ctx, scop, source, parsed_text, written, region, blocked, r);
+  if (r.schedule_origin != "register-blocked reduction chain") return std::nullopt;
+  for (const auto& line : r.passes)
+    if (line.rfind("register blocking: ", 0) == 0) report.passes.push_back("sizes: at the declared sizes, " + line);
+  return code;
+}
+
 // `code` twice: under `if (n == 120 && ...)`, where a constant of each parameter's declared
-// type shadows it, and for every other size. The compiler then sees constant trip counts
-// and folds the run-time guards of the first copy; both copies are the same code, so the
-// pair computes what `code` does at every size.
-std::string with_size_version(const std::string& code, const std::map<std::string, LikelySize>& sizes,
-                              const ScopRegion& written, ScopReport& report) {
+// type shadows it, as `at_sizes`, and as `code` for every other size. The compiler then
+// sees constant trip counts and folds the run-time guards of the first copy; both copies
+// compute what `code` does at every size.
+std::string with_size_version(const std::string& code, const std::string& at_sizes,
+                              const std::map<std::string, LikelySize>& sizes, const ScopRegion& written,
+                              ScopReport& report) {
   std::string condition, constants;
   for (const auto& [name, size] : sizes) {
     condition += (condition.empty() ? "" : " && ") + name + " == " + std::to_string(size.value);
@@ -660,7 +700,7 @@ std::string with_size_version(const std::string& code, const std::map<std::strin
                           " (the largest sizes the arrays' declared extents allow), with constant sizes");
   return written.indent + "/* polyc: scop of line " + std::to_string(written.line) +
          ", once more at the sizes its arrays are declared with */\n" + written.indent + "if (" + condition + ") {\n" +
-         constants + code + written.indent + "} else {\n" + code + written.indent + "}\n";
+         constants + at_sizes + written.indent + "} else {\n" + code + written.indent + "}\n";
 }
 
 // The region's code; over a budget, the region as written, with `report.fallback` and a
@@ -685,7 +725,8 @@ std::string transform_region(const std::string& source, const std::string& parse
                               (report.source_guard == "1" ? std::string("every size") : report.source_guard) + ")");
       return code;
     }
-    return with_size_version(code, sizes, written, report);
+    const std::optional<std::string> blocked = blocked_at_sizes(ctx, sizes, source, parsed_text, written, region, o, report);
+    return with_size_version(code, blocked ? *blocked : code, sizes, written, report);
   } catch (const BudgetExceeded& e) {
     report.line = region.line;
     report.fallback = e.what();

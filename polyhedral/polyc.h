@@ -64,11 +64,13 @@ struct PolycOptions {
   // also gets a version compiled at the largest sizes those allow (in_bounds_sizes.h), with
   // constant bounds and the cost model's decisions for them, chosen at run time where the
   // parameters have those values; other sizes run the generic code. PolyBench calls every
-  // kernel so; Polly gets the same effect from its bounds assumptions and inlining.
+  // kernel so; Polly gets the same effect from its bounds assumptions and inlining. Where
+  // the region is a reduction chain at those sizes and its arrays fit in L2/2, that copy is
+  // register-blocked (register_blocking.h), also when register_block is off.
   bool size_versions = true;
   // Reduction chains (contractions, convolutions) get a register-blocked micro-kernel
   // schedule instead of the passes below (register_blocking.h). Off by default for C files.
-  RegisterBlockOptions register_block{.enabled = false};
+  RegisterBlockOptions register_block = RegisterBlockOptions::off();
   // GEMM-class statements run as packed BLIS loops around a register-blocked micro-kernel,
   // the other statements as scops of their own (matmul_packing.h). Off by default in the
   // library, whose clients (nn/, recsys/) describe contractions as reduction chains; the

@@ -397,6 +397,9 @@ class Emitter {
       });
     const std::string lhs = b.stores.count(s.name) || target.empty() ? pz::poly::to_c(*s.lhs, rename) : element;
     const std::string rhs = pz::poly::to_c(*s.rhs, rename);
+    // `Z op= e` loading the block: `block = Z op (e)`, what C defines the update to be.
+    if (b.loads.count(s.name) && s.op.size() > 1 && s.op.back() == '=')
+      return element + " = " + pz::poly::to_c(*s.lhs, rename) + " " + s.op.substr(0, s.op.size() - 1) + " (" + rhs + ")";
     return lhs + " " + s.op + " " + (target.empty() ? rhs : replace_all(rhs, target, element));
   }
 
