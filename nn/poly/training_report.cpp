@@ -56,7 +56,10 @@ nlohmann::json traffic_json(const KernelTraffic& t) {
 }  // namespace
 
 TrainingStepReport report_training_step(const NetConfig& config, const NetShape& shape, int batch) {
-  const TrainingPlan plan = plan_training_network(config, shape, batch);
+  // The learner's own plan (nn/poly/backprop.cpp): kernels for every batch (no fusion
+  // weighed for one), its 3×3 convolutions as PZ_POLY_WINOGRAD says.
+  const int winograd = training_winograd_mode();
+  const TrainingPlan plan = plan_training_network(config, shape, 0, winograd);
   std::map<std::string, poly::KernelReport> functions;
   for (poly::KernelReport& r : analyse_layer_kernels(plan.shapes, batch)) functions.emplace(r.name, std::move(r));
   TrainingStepReport report;
@@ -70,14 +73,20 @@ TrainingStepReport report_training_step(const NetConfig& config, const NetShape&
     add(report.gradients, t.gradients);
     report.layers.push_back(std::move(t));
   }
-  report.fusions = plan.fusions;
+  report.winograd = winograd;
+  report.fusions = plan_training_network(config, shape, batch).fusions;
   report.memory = training_step_memory(plan, batch);
   return report;
 }
 
 std::string format_training_step_text(const TrainingStepReport& r) {
+  const std::string convolutions = r.winograd == 0 ? "direct (PZ_POLY_WINOGRAD=off)"
+                                   : r.winograd == kTrainingWinogradAuto
+                                       ? "Winograd where the cost model picks a tile (PZ_POLY_WINOGRAD=auto)"
+                                       : "Winograd F(" + std::to_string(r.winograd) + "x" + std::to_string(r.winograd) +
+                                             ",3x3) where it applies (PZ_POLY_WINOGRAD=" + std::to_string(r.winograd) + ")";
   std::string out = "training step of the poly learner (learner.backend \"poly\"), batch " + std::to_string(r.batch) +
-                    ": MiB its kernels move under polyc's model, forward | gradients\n";
+                    ", 3x3 convolutions " + convolutions + ": MiB its kernels move under polyc's model, forward | gradients\n";
   char line[512];
   int fused_width = 5;
   for (const TrainingLayerTraffic& t : r.layers) fused_width = std::max(fused_width, static_cast<int>(t.layer.fused.size()));
@@ -99,7 +108,9 @@ std::string format_training_step_text(const TrainingStepReport& r) {
                 mib(r.gradients.memory_out).c_str(), mib(r.forward.l2_loads).c_str(), mib(r.gradients.l2_loads).c_str(),
                 r.forward.nests_not_modelled + r.gradients.nests_not_modelled, r.forward.nests + r.gradients.nests);
   out += line;
-  if (!r.fusions.empty()) out += "  backward fusions weighed on polyc's footprints, MiB moved unfused -> fused:\n";
+  if (!r.fusions.empty())
+    out += "  backward fusions weighed on polyc's footprints for this batch, MiB moved unfused -> fused (the path through "
+           "LibTorch's autograd takes them; the learner above, whose kernels serve every batch, keeps them apart):\n";
   for (const FusionChoice& f : r.fusions) {
     std::snprintf(line, sizeof line, "    %s, %s: %s -> %s: %s\n", f.kernel.c_str(), f.fusion.c_str(), mib(f.unfused_bytes).c_str(),
                   mib(f.fused_bytes).c_str(), f.fused() ? "fused" : "kept apart");
@@ -127,7 +138,8 @@ nlohmann::json training_step_json(const TrainingStepReport& r) {
     fusions.push_back({{"kernel", f.kernel}, {"fusion", f.fusion}, {"batch", f.batch}, {"unfused_bytes", f.unfused_bytes},
                        {"fused_bytes", f.fused_bytes}, {"fused", f.fused()}});
   }
-  return {{"batch", r.batch}, {"layers", layers}, {"fusions", fusions}, {"forward", traffic_json(r.forward)}, {"gradients", traffic_json(r.gradients)},
+  return {{"batch", r.batch}, {"winograd", r.winograd == kTrainingWinogradAuto ? nlohmann::json("auto") : nlohmann::json(r.winograd)},
+          {"layers", layers}, {"fusions", fusions}, {"forward", traffic_json(r.forward)}, {"gradients", traffic_json(r.gradients)},
           {"memory", {{"unshared_bytes", r.memory.unshared_bytes}, {"planned_bytes", r.memory.planned_bytes},
                       {"live_peak_bytes", r.memory.live_peak_bytes},
                       {"kept_for_backward_bytes", r.memory.kept_for_backward_bytes},

@@ -1,5 +1,6 @@
-// What the poly learner's step moves (for `polyc --report-net`): per layer of the training
-// network (nn/poly/training_plan.h), the bytes its generated kernels move between memory and
+// What the poly learner's step moves (for `polyc --report-net`): per layer of the learner's
+// training network (nn/poly/training_plan.h, as nn/poly/backprop.cpp plans it: Winograd as
+// PZ_POLY_WINOGRAD says), the bytes its generated kernels move between memory and
 // the caches under polyc's model (polyhedral/analysis/footprint.h: distinct elements per loop nest,
 // each nest counted alone), the forward kernels and the gradient kernels apart; and the
 // memory the step's buffers take, each alone and placed by the storage planner
@@ -31,9 +32,12 @@ struct TrainingLayerTraffic {
 
 struct TrainingStepReport {
   int batch = 0;
+  int winograd = 0;  // the learner's Winograd mode (training_winograd_mode)
   std::vector<TrainingLayerTraffic> layers;
   KernelTraffic forward, gradients;  // sums over the layers
-  std::vector<FusionChoice> fusions;  // the backward fusions weighed at this batch
+  // The backward fusions weighed at this batch: the autograd path's (PolyTrainingNet); the
+  // learner without LibTorch plans for every batch and fuses none of them.
+  std::vector<FusionChoice> fusions;
   TrainingStepMemory memory;          // the step's buffers, with and without the storage planner
 };
 

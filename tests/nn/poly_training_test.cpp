@@ -466,6 +466,8 @@ TEST(PolyTrainingReport, ModelsEveryKernelOfTheStep) {
   EXPECT_GE(m.planned_bytes, m.live_peak_bytes) << "no placement beats the live peak";
   EXPECT_LT(m.planned_bytes, m.unshared_bytes) << "the gradients and workspaces of the backward pass share";
   EXPECT_NE(format_training_step_text(r).find("tower.0.conv2"), std::string::npos);
+  EXPECT_EQ(r.winograd, training_winograd_mode()) << "the learner's plan, not the autograd path's";
+  EXPECT_NE(format_training_step_text(r).find(", 3x3 convolutions "), std::string::npos);
 }
 
 }  // namespace
