@@ -343,7 +343,11 @@ std::optional<RegisterBlocking> register_block(Scop& scop, const RegisterBlockOp
     const intptr_t depth = outer_depth + static_cast<intptr_t>(y.empty() ? 0 : y.size()) + (r ? 1 : 0);
     isl::schedule one = isl::manage(isl_schedule_from_domain(isl_union_set_from_set(s->domain.copy())));
     one = insert_band(one, partial(ctx, scop, {{s, "(" + in_block(x[v], columns) + ")"}}));
-    one = insert_mark(one, kSimdMark, depth);
+    // The loops that store the block carry no simd mark: GCC then unrolls their few
+    // vectors completely, so the block's indices are constants and it stays in registers
+    // on its way out (under the mark it went through the stack).
+    const bool stores_block = std::find(stores.begin(), stores.end(), static_cast<std::size_t>(s - scop.statements.data())) != stores.end();
+    if (!stores_block) one = insert_mark(one, kSimdMark, depth);
     if (r) one = insert_band(one, partial(ctx, scop, {{s, "(" + in_block(x[*r], rows) + ")"}}), true);
     if (!y.empty()) {
       std::vector<std::string> ys;
