@@ -14,10 +14,11 @@
 // expanded accumulator), which run after every block, in source order; the updates'
 // instances project into init's. Without a final statement one is added: Z[f(x)] =
 // Z[f(x)], the store; with a final one writing W != Z, that store is added too where Z is
-// read afterwards (a later statement, or live-out). f need only be injective within a
-// block (the members other than the block's two fixed), so one accumulator may serve
-// every block in turn, as doitgen's sum[p] does; whether the blocks' order keeps that
-// legal is for the dependence check the caller makes (polyc.cpp: keep_if_legal).
+// read afterwards (a later statement, a later block's loading init, or live-out). f need
+// only be injective within a block (the members other than the block's two fixed), so one
+// accumulator may serve every block in turn, as doitgen's sum[p] does; whether the
+// blocks' order keeps that legal is for the dependence check the caller makes (polyc.cpp:
+// keep_if_legal).
 //
 // Two members of x form the block: the vector member v (the last subscript of f, stride 1)
 // and the row member r (the last other member of x). The schedule is
@@ -26,8 +27,9 @@
 //   sequence
 //     init:    band (r mod R) unrolled → mark "omp simd" → band (v mod V)
 //     update:  band (y) → band (r mod R) unrolled → mark "omp simd" → band (v mod V)
-//     final:   band (r mod R) unrolled → mark "omp simd" → band (v mod V)
-// and the code generator keeps the R×V block of Z in a local array (`T pz_rb[R][V]`) whose
+//     final:   band (r mod R) unrolled → band (v mod V)   (no simd mark: GCC unrolls the
+//                                                         store loops, see polyhedral/README.md)
+// (a partial last tile of a constant v isolated), and the code generator keeps the R×V block of Z in a local array (`T pz_rb[R][V]`) whose
 // indices are constants once r is unrolled, so the C compiler holds it in vector registers:
 // the init writes it, the updates accumulate into it without touching memory, the final
 // statement reads it. V is a whole number of vectors (at most max_vectors, fewer when v is
