@@ -116,6 +116,9 @@ std::string dead_iterator_uses(const Scop& scop, const std::string& indent) {
   return uses.empty() ? "" : indent + uses.substr(0, uses.size() - 1) + "\n";
 }
 
+// The report's schedule origin of a scop compiled as a register-blocked chain.
+constexpr const char* kRegisterBlockedOrigin = "register-blocked reduction chain";
+
 // The code of a reduction chain under its register-blocked schedule (register_blocking.h),
 // with `report` filled in; nullopt, `scop` as it came and the reason appended to `log`, when
 // the scop is no chain or the blocked schedule would break a dependence.
@@ -142,7 +145,7 @@ std::optional<std::string> register_blocked_code(IslContext& ctx, StageBudget& b
     scop.statements.erase(scop.statements.begin() + static_cast<long>(statements), scop.statements.end());
     return std::nullopt;
   }
-  r.schedule_origin = "register-blocked reduction chain";
+  r.schedule_origin = kRegisterBlockedOrigin;
   r.schedule = isl_str(s);
   if (o.data_movement)
     r.data_movement = budget.run("data movement", [&] {
@@ -678,7 +681,7 @@ std::optional<std::string> blocked_at_sizes(IslContext& ctx, const std::map<std:
   blocked.register_block.constant_extents_only = true;
   ScopReport r;
   std::string code = scop_code(ctx, scop, source, parsed_text, written, region, blocked, r);
-  if (r.schedule_origin != "register-blocked reduction chain") return std::nullopt;
+  if (r.schedule_origin != kRegisterBlockedOrigin) return std::nullopt;
   for (const auto& line : r.passes)
     if (line.rfind("register blocking: ", 0) == 0) report.passes.push_back("sizes: at the declared sizes, " + line);
   return code;

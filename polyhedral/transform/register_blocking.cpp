@@ -336,6 +336,8 @@ std::optional<RegisterBlocking> register_block(Scop& scop, const RegisterBlockOp
   isl::ctx ctx = scop.ctx;
   std::vector<const Statement*> members;
   for (std::size_t i : order) members.push_back(&scop.statements[i]);
+  std::set<std::string> block_stores;
+  for (std::size_t i : stores) block_stores.insert(scop.statements[i].name);
   isl::schedule sequence;
   for (const Statement* s : members) {
     // Statements share x's names; the reduction members are the ones after x.
@@ -346,8 +348,7 @@ std::optional<RegisterBlocking> register_block(Scop& scop, const RegisterBlockOp
     // The loops that store the block carry no simd mark: GCC then unrolls their few
     // vectors completely, so the block's indices are constants and it stays in registers
     // on its way out (under the mark it went through the stack).
-    const bool stores_block = std::find(stores.begin(), stores.end(), static_cast<std::size_t>(s - scop.statements.data())) != stores.end();
-    if (!stores_block) one = insert_mark(one, kSimdMark, depth);
+    if (!block_stores.count(s->name)) one = insert_mark(one, kSimdMark, depth);
     if (r) one = insert_band(one, partial(ctx, scop, {{s, "(" + in_block(x[*r], rows) + ")"}}), true);
     if (!y.empty()) {
       std::vector<std::string> ys;
@@ -362,7 +363,7 @@ std::optional<RegisterBlocking> register_block(Scop& scop, const RegisterBlockOp
     block.position.emplace(s->name, isl::multi_aff(ctx, "[" + join(scop.params, ", ") + "] -> { " + s->name + "[" +
                                                             join(s->iterators, ", ") + "] -> [" + join(pos, ", ") + "] }"));
   }
-  for (std::size_t i : stores) block.stores.insert(scop.statements[i].name);
+  block.stores = block_stores;
   if (init.op != "=") block.loads.insert(init.name);
   std::vector<std::pair<const Statement*, std::string>> tiles;
   for (const Statement* s : members) tiles.emplace_back(s, join(outer, ", "));
