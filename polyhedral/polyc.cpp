@@ -397,7 +397,6 @@ SourceVerdict source_verdict(IslContext& ctx, Scop& scop, const Dependences& dep
   for (const auto& st : scop.statements)
     if (static_cast<int>(isl_set_dim(st.domain.get(), isl_dim_set)) == depth) names += (names.empty() ? "" : ", ") + st.name;
   v.reason = "no tile can pay, and the schedule gives the deepest statements (" + names + ") no better innermost loop";
-  const std::string min_trips = std::to_string(kAccumulatedMinTrips);
   const std::string max_simd_trips = std::to_string(kMarkedSimdMaxTrips);
   std::string accumulated, marked;
   // Marks count as no gain only where they are all there is: beside accumulators (bicg,
@@ -410,16 +409,20 @@ SourceVerdict source_verdict(IslContext& ctx, Scop& scop, const Dependences& dep
     if (!accumulates && !all_marks) return v;
     if (g.trips < 0 && g.trips_c.empty()) return v;
     // Accumulators gain on long runs, marks on short ones: no gain on the other side.
-    if (g.trips >= 0 && (accumulates ? g.trips >= kAccumulatedMinTrips : g.trips < kMarkedSimdMaxTrips)) return v;
+    const long long min_trips = g.accumulated_min_trips();
+    if (g.trips >= 0 && (accumulates ? g.trips >= min_trips : g.trips < kMarkedSimdMaxTrips)) return v;
     const std::string test =
-        "(" + g.trips_c + ")" + (accumulates ? " < " + min_trips : " >= " + max_simd_trips);
+        "(" + g.trips_c + ")" + (accumulates ? " < " + std::to_string(min_trips) : " >= " + max_simd_trips);
     if (g.trips < 0 && v.condition.find(test) == std::string::npos)
       v.condition += (v.condition.empty() ? "" : " && ") + test;
-    (accumulates ? accumulated : marked) += ((accumulates ? accumulated : marked).empty() ? "" : ", ") + g.describe();
+    if (accumulates)
+      accumulated += (accumulated.empty() ? "" : ", ") + g.describe() + " under " + std::to_string(min_trips) +
+                     (g.equal_runs ? " iterations a run" : " iterations in the longest run");
+    else
+      marked += (marked.empty() ? "" : ", ") + g.describe();
   }
   v.reason += " than the source's";
-  if (!accumulated.empty())
-    v.reason += ", but vector accumulators over runs of under " + min_trips + " iterations (" + accumulated + ")";
+  if (!accumulated.empty()) v.reason += ", but vector accumulators over short runs (" + accumulated + ")";
   if (!marked.empty())
     v.reason += std::string(accumulated.empty() ? ", but" : " and") + " omp simd marks on runs of " + max_simd_trips +
                 " iterations or more (" + marked + ")";

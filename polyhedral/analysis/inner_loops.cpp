@@ -97,6 +97,21 @@ MarkedStatements marked_statements(const isl::schedule& schedule) {
   return marked;
 }
 
+// Whether every run of dimension `d` of `points` (the points equal in every dimension before
+// d) spans the same extent, at every value of the parameters.
+bool runs_of_equal_length(const isl::set& points, int d) {
+  const int n = static_cast<int>(isl_set_dim(points.get(), isl_dim_set));
+  isl_map* runs = isl_map_from_range(points.copy());
+  runs = isl_map_move_dims(runs, isl_dim_in, 0, isl_dim_out, 0, static_cast<unsigned>(d));
+  runs = isl_map_project_out(runs, isl_dim_out, 1, static_cast<unsigned>(n - d - 1));  // outer -> [t_d]
+  isl_pw_aff* last = isl_map_dim_max(isl_map_copy(runs), 0);
+  isl_pw_aff* extent = isl_pw_aff_sub(last, isl_map_dim_min(runs, 0));
+  const isl::set extents = isl::manage(isl_map_range(isl_map_from_pw_aff(extent)));  // params -> [extent]
+  isl_pw_aff* longest = isl_set_dim_max(extents.copy(), 0);
+  isl_pw_aff* shortest = isl_set_dim_min(extents.copy(), 0);
+  return isl::manage(isl_pw_aff_gt_set(longest, shortest)).is_empty();
+}
+
 // The most iterations of one run of `statement`'s innermost loop under `schedule`: the
 // extent of that dimension over the statement's schedule points (an upper bound).
 void innermost_trips(const Statement& statement, const isl::union_map& schedule, InnerLoopGain& gain) {
@@ -113,6 +128,7 @@ void innermost_trips(const Statement& statement, const isl::union_map& schedule,
     isl_val_free(max);
   }
   gain.trips_c = pw_aff_bound_to_c(extent);
+  gain.equal_runs = runs_of_equal_length(points, d);
 }
 
 }  // namespace
@@ -155,7 +171,10 @@ std::vector<InnerLoopGain> inner_loop_gains(const Scop& scop, const isl::union_m
   std::vector<InnerLoopGain> gains;
   for (const Statement& s : scop.statements) {
     if (static_cast<int>(isl_set_dim(s.domain.get(), isl_dim_set)) != depth) continue;
-    InnerLoopGain g{s.name, inner_loop_kind(s, source, validity), inner_loop_kind(s, chosen, validity)};
+    InnerLoopGain g;
+    g.statement = s.name;
+    g.before = inner_loop_kind(s, source, validity);
+    g.after = inner_loop_kind(s, chosen, validity);
     if (g.after == InnerLoopKind::kIndependentUnit && marked.simd.count(s.name)) {
       g.after = InnerLoopKind::kMarkedSimd;
       innermost_trips(s, chosen, g);

@@ -37,9 +37,14 @@ namespace pz::poly {
 // ("omp simd accumulate", reductions.h); it gains only over long runs of the loop (below).
 enum class InnerLoopKind { kCarried = 0, kAccumulated = 1, kIndependentStrided = 2, kIndependentUnit = 3, kMarkedSimd = 4 };
 
-// A vector accumulator pays its horizontal sum and remainder once per run of the loop: below
-// this many iterations a run (8 vectors of AVX-512 doubles) the cost model counts no gain.
+// A vector accumulator pays its horizontal sum and remainder once per run of the loop, and
+// the scalar chain it replaces costs the add's latency per iteration. Where every run of the
+// loop has the same length (a rectangular nest: gesummv's and atax's rows), a run of two
+// 256-bit vectors of floats already gains; where runs vary (a triangular nest: cholesky's,
+// trisolv's), most runs are far shorter than the longest, and the cost model counts a gain
+// only from this many iterations in the longest run (8 vectors of AVX-512 doubles).
 inline constexpr long long kAccumulatedMinTrips = 64;
+inline constexpr long long kAccumulatedMinEqualTrips = 8;
 
 const char* inner_loop_kind_name(InnerLoopKind kind);
 
@@ -62,7 +67,13 @@ struct InnerLoopGain {
   // parameters ("" when isl gives no affine bound) and as a number when constant (else -1).
   std::string trips_c;
   long long trips = -1;
+  // Whether every run of the innermost loop has the same number of iterations, at every
+  // value of the parameters (the runs of a rectangular nest).
+  bool equal_runs = false;
   std::string describe() const;  // "S2 (carried -> independent, unit stride)"
+  // For kAccumulated: the fewest iterations of the longest run at which the cost model
+  // counts the accumulator a gain (kAccumulatedMinEqualTrips or kAccumulatedMinTrips).
+  long long accumulated_min_trips() const { return equal_runs ? kAccumulatedMinEqualTrips : kAccumulatedMinTrips; }
 };
 
 // The deepest statements of `scop` (most loops around them) whose innermost loop is of a

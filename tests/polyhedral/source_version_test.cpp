@@ -149,10 +149,11 @@ void kernel(int ni, int nj, int nk) {
 }
 
 // Row sums (atax's and gesummv's form) over an m x n matrix: the schedule only accumulates
-// each sum in a vector, which pays over long rows. The region runs as written below 64
-// columns, the accumulating code from 64 on; integer-valued data make every order of the
-// additions exact, so both versions print the source's bits.
-TEST(PolycSourceVersion, VectorAccumulatorsWaitForLongRuns) {
+// each sum in a vector. Every row has n elements, so the accumulator pays from runs of
+// kAccumulatedMinEqualTrips on: the region runs as written below, the accumulating code from
+// there. Integer-valued data make every order of the additions exact, so both versions print
+// the source's bits.
+TEST(PolycSourceVersion, VectorAccumulatorsOverEqualRunsWaitForShortRows) {
   const std::string source = R"(#include <stdio.h>
 static double A[100][128], x[128], y[100];
 static void kernel(int m, int n) {
@@ -169,8 +170,8 @@ int main(void) {
   for (int i = 0; i < 100; i++) for (int j = 0; j < 128; j++) A[i][j] = (double)((i * 5 + j * 11) % 23 - 11);
   for (int j = 0; j < 128; j++) x[j] = (double)(j % 7 - 3);
   kernel(7, 13); for (int i = 0; i < 100; i++) printf("%a\n", y[i]);
-  kernel(97, 63); for (int i = 0; i < 100; i++) printf("%a\n", y[i]);
-  kernel(11, 64); for (int i = 0; i < 100; i++) printf("%a\n", y[i]);
+  kernel(97, 7); for (int i = 0; i < 100; i++) printf("%a\n", y[i]);
+  kernel(11, 8); for (int i = 0; i < 100; i++) printf("%a\n", y[i]);
   kernel(3, 127); for (int i = 0; i < 100; i++) printf("%a\n", y[i]);
   kernel(0, 5); kernel(5, 0); for (int i = 0; i < 100; i++) printf("%a\n", y[i]);
   return 0;
@@ -180,9 +181,43 @@ int main(void) {
   const PolycResult r = polyc(source, o);
   const std::string& guard = r.scops.at(0).source_guard;
   EXPECT_NE(guard.find("<= 524288LL && "), std::string::npos) << guard << "\n" << format_report_text(r.scops);
-  EXPECT_NE(guard.find(") < " + std::to_string(kAccumulatedMinTrips)), std::string::npos) << guard;
+  EXPECT_NE(guard.find("((n)) < " + std::to_string(kAccumulatedMinEqualTrips)), std::string::npos) << guard;
   EXPECT_NE(r.output.find("pz_acc"), std::string::npos) << r.output;  // the accumulating version
   expect_same_output("row_sums", source, o);
+}
+
+// Sums over a triangle (trisolv's and cholesky's form): runs of 0 to n - 1 iterations, most
+// of them far shorter than the longest, so the accumulator waits for a longest run of
+// kAccumulatedMinTrips.
+TEST(PolycSourceVersion, VectorAccumulatorsOverATriangleWaitForLongRuns) {
+  const std::string source = R"(#include <stdio.h>
+static double L[128][128], x[128], b[128];
+static void kernel(int n) {
+  int i, j;
+#pragma scop
+  for (i = 0; i < n; i++) {
+    x[i] = b[i];
+    for (j = 0; j < i; j++)
+      x[i] -= L[i][j] * x[j];
+  }
+#pragma endscop
+}
+int main(void) {
+  for (int i = 0; i < 128; i++) for (int j = 0; j < 128; j++) L[i][j] = (double)((i * 5 + j * 11) % 5 - 2);
+  for (int i = 0; i < 128; i++) b[i] = (double)(i % 7 - 3);
+  kernel(9); for (int i = 0; i < 128; i++) printf("%a\n", x[i]);
+  kernel(64); for (int i = 0; i < 128; i++) printf("%a\n", x[i]);
+  kernel(65); for (int i = 0; i < 128; i++) printf("%a\n", x[i]);
+  kernel(100); for (int i = 0; i < 128; i++) printf("%a\n", x[i]);
+  return 0;
+}
+)";
+  const PolycOptions o = options(1024 * 1024);
+  const PolycResult r = polyc(source, o);
+  const std::string& guard = r.scops.at(0).source_guard;
+  EXPECT_NE(guard.find(") < " + std::to_string(kAccumulatedMinTrips)), std::string::npos)
+      << guard << "\n" << format_report_text(r.scops);
+  expect_same_output("triangle_sums", source, o);
 }
 
 // The option off (or the cost model off) leaves the transformed code alone.
