@@ -130,21 +130,32 @@ std::optional<std::string> register_blocked_code(IslContext& ctx, StageBudget& b
   std::optional<Dependences> deps;
   ScopReport r;
   std::optional<isl::schedule> blocked_schedule;
-  budget.run("register blocking", [&] {
-    blocking = register_block(scop, o.register_block, log);
-    if (!blocking) return;
-    deps = compute_dependences(scop);
-    r = describe_scop(scop, *deps, source_line);
-    r.passes = log;
-    blocked_schedule = keep_if_legal("register blocking", scop.schedule, blocking->schedule, deps->validity(), r.passes);
-  });
+  // Blocks of the default shape; where they break a dependence, blocks over the whole of v
+  // (register_blocking.h, whole_columns).
+  // Returns whether the blocks were undone as illegal.
+  auto legal_blocking = [&](const RegisterBlockOptions& options) {
+    budget.run("register blocking", [&] {
+      blocking = register_block(scop, options, log);
+      if (!blocking) return;
+      deps = compute_dependences(scop);
+      r = describe_scop(scop, *deps, source_line);
+      r.passes = log;
+      blocked_schedule = keep_if_legal("register blocking", scop.schedule, blocking->schedule, deps->validity(), r.passes);
+    });
+    if (!blocking || isl_schedule_plain_is_equal(blocked_schedule->get(), scop.schedule.get()) != isl_bool_true)
+      return false;
+    log = r.passes;
+    blocking.reset();
+    scop.statements.erase(scop.statements.begin() + static_cast<long>(statements), scop.statements.end());
+    return true;
+  };
+  if (legal_blocking(o.register_block)) {
+    RegisterBlockOptions whole = o.register_block;
+    whole.whole_columns = true;
+    legal_blocking(whole);
+  }
   if (!blocking) return std::nullopt;
   const isl::schedule& s = *blocked_schedule;
-  if (isl_schedule_plain_is_equal(s.get(), scop.schedule.get()) == isl_bool_true) {
-    log = r.passes;
-    scop.statements.erase(scop.statements.begin() + static_cast<long>(statements), scop.statements.end());
-    return std::nullopt;
-  }
   r.schedule_origin = kRegisterBlockedOrigin;
   r.schedule = isl_str(s);
   if (o.data_movement)
@@ -677,16 +688,22 @@ std::optional<std::string> blocked_at_sizes(IslContext& ctx, const std::map<std:
   Scop scop = StageBudget(ctx, o.budget).run("lowering", [&] { return lower(ctx.ctx(), *region.tree, at_sizes); });
   if (!is_reduction_chain(scop, o.register_block)) return std::nullopt;
   const CostEstimate estimate = estimate_cost(scop);
-  if (!estimate.concrete || decide_transformations(estimate, o.tile.cache, o.min_parallel_work).tile) return std::nullopt;
+  if (!estimate.concrete || decide_transformations(estimate, o.tile.cache, o.min_parallel_work).tile) {
+    report.passes.push_back("sizes: at the declared sizes, not register-blocked (tiles pay there)");
+    return std::nullopt;
+  }
   PolycOptions blocked = o;
   blocked.register_block.enabled = true;
   blocked.register_block.vector_lanes = vector_lanes(scop);
   blocked.register_block.constant_extents_only = true;
   ScopReport r;
   std::string code = scop_code(ctx, scop, source, parsed_text, written, region, blocked, r);
-  if (r.schedule_origin != kRegisterBlockedOrigin) return std::nullopt;
   for (const auto& line : r.passes)
     if (line.rfind("register blocking: ", 0) == 0) report.passes.push_back("sizes: at the declared sizes, " + line);
+  if (r.schedule_origin != kRegisterBlockedOrigin) {
+    report.passes.push_back("sizes: at the declared sizes, not register-blocked (schedule: " + r.schedule_origin + ")");
+    return std::nullopt;
+  }
   return code;
 }
 
@@ -700,7 +717,9 @@ std::string with_size_version(const std::string& code, const std::string& at_siz
   std::string condition, constants;
   for (const auto& [name, size] : sizes) {
     condition += (condition.empty() ? "" : " && ") + name + " == " + std::to_string(size.value);
-    constants += written.indent + "  const " + size.type + " " + name + " = " + std::to_string(size.value) + ";\n";
+    // Used or not by the copy (a register-blocked one has constant loops): no warning.
+    constants += written.indent + "  const " + size.type + " " + name + " = " + std::to_string(size.value) + ";\n" +
+                 written.indent + "  (void)" + name + ";\n";
   }
   report.passes.push_back("sizes: the code again for " + condition +
                           " (the largest sizes the arrays' declared extents allow), with constant sizes");

@@ -9,6 +9,7 @@
 #include <isl/val.h>
 
 #include <algorithm>
+#include <bit>
 
 #include "polyhedral/ir/isl_context.h"
 #include "polyhedral/transform/parallel_marks.h"
@@ -289,6 +290,18 @@ std::optional<RegisterBlocking> register_block(Scop& scop, const RegisterBlockOp
       return std::nullopt;
     }
   }
+  if (o.whole_columns) {
+    const long long extent = constant_extents(first.domain)[v];
+    const long long lanes = std::max(1, o.vector_lanes);
+    const char* why = extent <= 0                                    ? "its extent is not a constant"
+                      : extent <= lanes * std::max(1, o.max_vectors) ? "one block spans it already"
+                      : (extent + lanes - 1) / lanes > o.accumulators ? "it needs more vectors than the registers"
+                                                                       : nullptr;
+    if (why) {
+      log.push_back("register blocking: no block over the whole of " + x[v] + " (" + why + ")");
+      return std::nullopt;
+    }
+  }
   // The members in block order: init, updates, final; then the stores this adds.
   std::vector<std::size_t> order{chain->init};
   order.insert(order.end(), chain->updates.begin(), chain->updates.end());
@@ -306,12 +319,19 @@ std::optional<RegisterBlocking> register_block(Scop& scop, const RegisterBlockOp
   const std::vector<long long> ext = constant_extents(init.domain);
   const int lanes = std::max(1, o.vector_lanes);
   long long columns = static_cast<long long>(lanes) * std::max(1, o.max_vectors);
+  if (o.whole_columns) columns = (ext[v] + lanes - 1) / lanes * lanes;
   if (ext[v] > 0) columns = std::min(columns, (ext[v] + lanes - 1) / lanes * lanes);
   if (ext[v] > 0 && ext[v] < lanes) columns = ext[v];
   const long long vectors = (columns + lanes - 1) / lanes;
+  // The registers a row of the block takes: where one block spans a v whose extent is not
+  // a whole number of vectors, the C compiler holds the rest in halved vectors (3 doubles of
+  // a 4-lane vector: a 2-lane one and a scalar), one register per bit of the rest.
+  long long registers = vectors;
+  if (ext[v] > 0 && columns >= ext[v] && ext[v] % lanes != 0)
+    registers = ext[v] / lanes + std::popcount(static_cast<unsigned long long>(ext[v] % lanes));
   long long rows = 1;
   if (r) {
-    rows = std::max<long long>(1, o.accumulators / vectors);
+    rows = std::max<long long>(1, o.accumulators / registers);
     if (ext[*r] > 0) {
       const long long tiles = (ext[*r] + rows - 1) / rows;
       rows = (ext[*r] + tiles - 1) / tiles;
@@ -381,7 +401,7 @@ std::optional<RegisterBlocking> register_block(Scop& scop, const RegisterBlockOp
         schedule.release(), isl_schedule_intersect_domain(scop.schedule.copy(), trailing.copy())));
   // The tile band is the source's loop order: permutable only as far as the check says, so
   // no pass below relies on it.
-  log.push_back("register blocking: " + block.describe() + ", " + std::to_string(rows * vectors) +
+  log.push_back("register blocking: " + block.describe() + ", " + std::to_string(rows * registers) +
                 " vector accumulators, tiles (" + join(outer, ", ") + ")");
   std::vector<std::pair<const Statement*, std::string>> points;
   std::vector<std::string> xs;

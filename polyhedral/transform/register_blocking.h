@@ -59,6 +59,10 @@ struct RegisterBlockOptions {
   // Refuse a chain whose rows or columns vary (a triangle's j <= i, a symbolic size), where
   // most blocks would be partial.
   bool constant_extents_only = false;
+  // One block spans the whole constant extent of v (up to `accumulators` vectors; fewer rows
+  // then): for chains whose final statement overwrites what a later column block still reads
+  // (doitgen's A[r][q][p] = sum[p] after sums over A[r][q][s]), which are legal only so.
+  bool whole_columns = false;
   // The arrays read after the scop (a kernel's outputs); unset: every array. A chain whose
   // final statement writes another array than Z is blocked only when Z is not one of them.
   std::optional<std::set<std::string>> live_out;

@@ -226,13 +226,10 @@ int main(void) {
 
 // PolyBench's doitgen: sum[p] expanded along q into a scratch array, A[r][q][p] written
 // back in place, and sum's last values copied out after the chain (a smaller statement
-// that runs after every block). Blocks of q are legal because r stays outermost.
-TEST_F(RegisterBlocking, ExpandedAccumulatorWithCopyOutAfterTheChain) {
-  const std::string source = R"(#include <stdio.h>
-#define NR 5
-#define NQ 7
-#define NP 13
-static double A[NR][NQ][NP], C4[NP][NP], sum[NP];
+// that runs after every block).
+std::string doitgen_program(int nr, int nq, int np) {
+  return "#include <stdio.h>\n#define NR " + std::to_string(nr) + "\n#define NQ " + std::to_string(nq) +
+         "\n#define NP " + std::to_string(np) + "\n" + R"(static double A[NR][NQ][NP], C4[NP][NP], sum[NP];
 int main(void) {
   for (int r = 0; r < NR; r++) for (int q = 0; q < NQ; q++) for (int p = 0; p < NP; p++)
     A[r][q][p] = (double)((r * 7 + q * 5 + p * 3) % 11) / 11.0 - 0.4;
@@ -254,7 +251,24 @@ int main(void) {
   return 0;
 }
 )";
-  expect_same_output("doitgen", source);
+}
+
+// Blocks of q are legal because r stays outermost, and one block spans all of p.
+TEST_F(RegisterBlocking, ExpandedAccumulatorWithCopyOutAfterTheChain) {
+  expect_same_output("doitgen", doitgen_program(5, 7, 13));
+}
+
+// With p wider than a block, the first column block's store of A[r][q][0..63] would
+// overwrite what the next column block still reads: that schedule is undone, and blocks
+// over the whole of p (5 vectors of 16; 3 rows, 9 balanced over blocks of at most 4) are legal.
+TEST_F(RegisterBlocking, WriteBackOverTheReadRowTakesBlocksOverTheWholeRow) {
+  const std::string source = doitgen_program(3, 9, 71);
+  const PolycResult r = polyc(source, blocking());
+  const std::string log = joined(r.scops.at(0).passes);
+  EXPECT_NE(log.find("UNDONE"), std::string::npos) << log;
+  EXPECT_NE(log.find("pz_sum in a 3x80 register block"), std::string::npos) << log;
+  EXPECT_EQ(r.scops.at(0).schedule_origin, "register-blocked reduction chain") << log;
+  expect_same_output("doitgen_wide", source);
 }
 
 // Z[i][j] serves every t in turn, and each t's initialisation scales what the t before

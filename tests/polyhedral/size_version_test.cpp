@@ -81,8 +81,8 @@ TEST(InBoundsSizes, ExtentsThroughDefinesAndAStatementOfSizesUnderOne) {
 
 TEST(SizeVersions, TheDeclaredSizesGetTheirOwnCopy) {
   const PolycResult r = polyc(kDoitgen, options());
-  EXPECT_NE(r.output.find("if (np == 11 && nq == 7 && nr == 6) {\n  const int np = 11;\n  const int nq = 7;\n"
-                          "  const int nr = 6;\n"),
+  EXPECT_NE(r.output.find("if (np == 11 && nq == 7 && nr == 6) {\n  const int np = 11;\n  (void)np;\n"
+                          "  const int nq = 7;\n  (void)nq;\n  const int nr = 6;\n  (void)nr;\n"),
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("} else {"), std::string::npos) << r.output;
