@@ -65,7 +65,9 @@ void add_bench_command(CLI::App& app) {
       ->capture_default_str();
   polyc_cmd->add_option("--polybench", po.polybench_dir, "PolyBench/C 4.2.1 directory (default: $POLYBENCH_DIR)");
   polyc_cmd->add_option("--dataset", po.datasets,
-                        "PolyBench dataset sizes, comma-separated: MINI, SMALL, MEDIUM, LARGE, EXTRALARGE or all")
+                        "PolyBench dataset sizes, comma-separated: MINI, SMALL, MEDIUM, LARGE, EXTRALARGE or all; two "
+                        "joined by '-' (MINI-SMALL): sizes PolyBench does not define, each size the smallest prime "
+                        "at or above the mean of the two datasets' values, time steps the smaller's")
       ->delimiter(',')
       ->capture_default_str();
   polyc_cmd->add_option("--variants", po.variants,

@@ -448,6 +448,70 @@ const std::vector<std::string>& polybench_datasets() {
 
 std::string kernel_name(const std::string& relative) { return fs::path(relative).stem().string(); }
 
+// A dataset between two of PolyBench's ("MINI-SMALL"): sizes PolyBench does not define. Each
+// size macro of the kernel's header is the smallest prime at or above the mean of its values
+// in the two datasets; the time steps (TSTEPS, TMAX) are the smaller dataset's.
+struct DatasetSpec {
+  std::string name;            // as printed: "SMALL", "MINI-SMALL"
+  std::string base;            // the -D<base>_DATASET the build defines
+  std::string upper;           // "" for PolyBench's own datasets
+};
+
+DatasetSpec parse_dataset(const std::string& text) {
+  std::string up = text;
+  for (auto& ch : up) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  const auto& all = polybench_datasets();
+  auto index = [&](const std::string& d) { return std::find(all.begin(), all.end(), d) - all.begin(); };
+  const std::size_t dash = up.find('-');
+  const std::string lower = up.substr(0, dash), upper = dash == std::string::npos ? "" : up.substr(dash + 1);
+  const long n = static_cast<long>(all.size());
+  if (index(lower) == n || (dash != std::string::npos && (index(upper) == n || index(upper) <= index(lower))))
+    throw std::invalid_argument("unknown dataset '" + text +
+                                "' (MINI, SMALL, MEDIUM, LARGE, EXTRALARGE, all, or two of them in that order as "
+                                "MINI-SMALL: sizes between them)");
+  return {up, lower, upper};
+}
+
+// The `# define NAME VALUE` lines of `header`'s `# ifdef <dataset>_DATASET` block.
+std::map<std::string, long long> header_dataset_sizes(const fs::path& header, const std::string& dataset) {
+  const std::string text = slurp(header);
+  const std::regex block("#\\s*ifdef\\s+" + dataset + "_DATASET([\\s\\S]*?)#\\s*endif");
+  std::smatch m;
+  std::map<std::string, long long> sizes;
+  if (!std::regex_search(text, m, block)) return sizes;
+  static const std::regex define(R"(#\s*define\s+([A-Z][A-Z0-9_]*)\s+(\d+))");
+  const std::string body = m[1];
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), define); it != std::sregex_iterator(); ++it)
+    sizes[(*it)[1]] = std::stoll((*it)[2]);
+  return sizes;
+}
+
+long long prime_at_or_above(long long n) {
+  for (n = std::max(n, 2LL);; ++n) {
+    bool prime = true;
+    for (long long d = 2; d * d <= n && prime; ++d) prime = n % d != 0;
+    if (prime) return n;
+  }
+}
+
+// The -D<NAME>=<value> flags of a between-dataset for the kernel `src` (its header beside
+// it); none for PolyBench's own datasets. Throws when the header has no such blocks.
+std::vector<std::string> between_size_flags(const DatasetSpec& ds, const fs::path& src) {
+  std::vector<std::string> flags;
+  if (ds.upper.empty()) return flags;
+  const fs::path header = fs::path(src).replace_extension(".h");
+  const auto lower = header_dataset_sizes(header, ds.base), upper = header_dataset_sizes(header, ds.upper);
+  if (lower.empty() || upper.empty())
+    throw std::runtime_error(header.string() + " defines no sizes for " + ds.base + "_DATASET and " + ds.upper + "_DATASET");
+  for (const auto& [name, low] : lower) {
+    const auto high = upper.find(name);
+    const bool steps = name == "TSTEPS" || name == "TMAX";
+    const long long value = steps || high == upper.end() ? low : prime_at_or_above((low + high->second) / 2);
+    flags.push_back("-D" + name + "=" + std::to_string(value));
+  }
+  return flags;
+}
+
 struct PolybenchRun {
   int rc = 0;
   double seconds = 0;
@@ -624,17 +688,16 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
   auto say = [&](const std::string& s) {
     if (o.progress) o.progress(s);
   };
-  std::vector<std::string> datasets;
+  std::vector<DatasetSpec> datasets;
   for (const auto& d : o.datasets) {
     std::string up = d;
     for (auto& ch : up) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     if (up == "ALL") {
-      datasets = polybench_datasets();
+      datasets.clear();
+      for (const auto& all : polybench_datasets()) datasets.push_back({all, all, ""});
       break;
     }
-    if (std::find(polybench_datasets().begin(), polybench_datasets().end(), up) == polybench_datasets().end())
-      throw std::invalid_argument("unknown dataset '" + d + "' (MINI, SMALL, MEDIUM, LARGE, EXTRALARGE or all)");
-    datasets.push_back(up);
+    datasets.push_back(parse_dataset(d));
   }
   if (datasets.empty()) throw std::invalid_argument("no dataset given");
   const std::vector<std::string> all_kernels = polybench_kernels(pb);
@@ -693,6 +756,10 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
                          std::string(polybench_clock().flag.empty() ? "" : ", RDTSC ticks at the measured counter rate") +
                          "), the " + o.statistic + " of " + std::to_string(o.repeats) +
                          " runs, the variants' runs interleaved");
+  for (const auto& spec : datasets)
+    if (!spec.upper.empty())
+      result.notes.push_back(spec.name + ": each size macro the smallest prime at or above the mean of its " + spec.base +
+                             " and " + spec.upper + " values, the time steps " + spec.base + "'s (-D<NAME>=<value>)");
 
   poly::PolycOptions po;
   po.tile.mode = poly::TileOptions::Mode::kAuto;
@@ -703,8 +770,9 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
   poly::PolycOptions strict_po = po;
   strict_po.reassociate = false;
 
-  for (const auto& ds : datasets) {
-    std::vector<std::string> cpp_flags = {"-I" + pb + "/utilities", "-D" + ds + "_DATASET", "-DPOLYBENCH_TIME",
+  for (const auto& spec : datasets) {
+    const std::string& ds = spec.name;
+    std::vector<std::string> cpp_flags = {"-I" + pb + "/utilities", "-D" + spec.base + "_DATASET", "-DPOLYBENCH_TIME",
                                           "-DPOLYBENCH_DUMP_ARRAYS"};
     if (!polybench_clock().flag.empty()) cpp_flags.push_back(polybench_clock().flag);
     if (o.scalar_bounds) cpp_flags.push_back("-DPOLYBENCH_USE_SCALAR_LB");
@@ -720,6 +788,7 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
       const fs::path src = fs::path(pb) / rel;
       std::vector<std::string> flags = cpp_flags;
       flags.push_back("-I" + src.parent_path().string());
+      for (const auto& f : between_size_flags(spec, src)) flags.push_back(f);
       const std::string fl = join_flags(flags);
       KernelResult kr;
       kr.kernel = name;

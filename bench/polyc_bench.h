@@ -55,7 +55,7 @@ struct PolycBenchOptions {
   std::function<void(const std::string&)> progress;  // one line per step (stderr in the CLI)
   // suite "polybench":
   std::string polybench_dir;               // empty: $POLYBENCH_DIR
-  std::vector<std::string> datasets = {"SMALL"};  // MINI SMALL MEDIUM LARGE EXTRALARGE
+  std::vector<std::string> datasets = {"SMALL"};  // MINI SMALL MEDIUM LARGE EXTRALARGE, or two as MINI-SMALL
   // empty: gcc polly polly-parallel polyc-1t polyc; also polyc-tuned (polyc --tune, one thread)
   std::vector<std::string> variants;
   double tune_seconds = 10;  // polyc-tuned: --tune-seconds per region

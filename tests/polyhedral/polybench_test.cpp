@@ -140,6 +140,36 @@ TEST(PolyBench, RepeatsAreInterleavedAndSummarised) {
   EXPECT_THROW(bench::run_polyc_bench(o), std::invalid_argument);
 }
 
+// A dataset between two of PolyBench's: gesummv's N is 30 at MINI and 90 at SMALL, so
+// MINI-SMALL builds every variant with N = 61 (the smallest prime at or above 60), checked
+// in the dump of y. Datasets out of order are refused.
+TEST(PolyBench, DatasetBetweenTwoTakesPrimeSizes) {
+  const fs::path dir = fs::temp_directory_path() / ("pz_pb_between_" + std::to_string(::getpid()));
+  bench::PolycBenchOptions o;
+  o.suite = "polybench";
+  o.polybench_dir = suite_dir();
+  o.datasets = {"mini-small"};
+  o.kernels = {"gesummv"};
+  o.variants = {"gcc", "polyc-1t"};
+  o.repeats = 1;
+  o.work_dir = dir.string();
+  const bench::PolycBenchResult r = bench::run_polyc_bench(o);
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].dataset, "MINI-SMALL");
+  for (const auto& run : r.kernels[0].runs) EXPECT_TRUE(run.ok) << run.variant << ": " << run.error;
+  std::ifstream dump(dir / "MINI-SMALL" / "gesummv" / "gcc.dump");
+  std::string word;
+  int values = 0;
+  while (dump >> word)
+    if (word == "y") break;
+  while (dump >> word && word != "end") ++values;
+  EXPECT_EQ(values, 61);
+  fs::remove_all(dir);
+  o.work_dir.clear();
+  o.datasets = {"SMALL-MINI"};
+  EXPECT_THROW(bench::run_polyc_bench(o), std::invalid_argument);
+}
+
 TEST(PolyBench, MissingSuiteSaysWhereItLooked) {
   try {
     bench::find_polybench_dir("/nonexistent/polybench");
