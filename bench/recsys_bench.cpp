@@ -9,6 +9,7 @@
 #include <cmath>
 #include <functional>
 
+#include "bench/nn_bench.h"
 #include "bench/text.h"
 #include "recsys/feature_crossing.h"
 #include "util/error.h"
@@ -165,7 +166,11 @@ std::vector<RecsysBenchRow> measure_recsys(const RecsysBenchOptions& o) {
 }
 
 void run_recsys_bench(const RecsysBenchOptions& o, std::ostream& out) {
+  // One core's fp32 FMA peak, before and after (the higher): the ceiling both sides share.
+  const double peak_before = measure_fma_peak(0.3);
   const std::vector<RecsysBenchRow> rows = measure_recsys(o);
+  const double peak = std::max(peak_before, measure_fma_peak(0.3));
+  auto share = [peak](double gflops) { return peak > 0 ? gflops / peak : 0.0; };
   if (o.json) {
     for (const auto& r : rows)
       out << nlohmann::json{{"kernel", r.kernel},           {"batch", o.batch},
@@ -173,19 +178,22 @@ void run_recsys_bench(const RecsysBenchOptions& o, std::ostream& out) {
                             {"poly_forward_ms", r.poly_forward_ms}, {"torch_forward_ms", r.torch_forward_ms},
                             {"poly_step_ms", r.poly_step_ms},       {"torch_step_ms", r.torch_step_ms},
                             {"poly_gflops", r.poly_gflops},         {"torch_gflops", r.torch_gflops},
-                            {"forward_ratio", r.forward_ratio()},   {"step_ratio", r.step_ratio()}}
+                            {"forward_ratio", r.forward_ratio()},   {"step_ratio", r.step_ratio()},
+                            {"peak_gflops", peak},                  {"poly_peak_share", share(r.poly_gflops)},
+                            {"torch_peak_share", share(r.torch_gflops)}}
                  .dump()
           << "\n";
     return;
   }
   out << format("feature crossing, batch %d, %d features, one thread; step = forward + backward; ratio = torch / poly\n",
                 o.batch, o.features);
-  out << format("%-6s %5s %11s %11s %7s %11s %11s %7s %10s %10s\n", "kernel", "dim", "poly fwd ms", "torch fwd ms", "ratio",
-                "poly step", "torch step", "ratio", "poly GF/s", "torch GF/s");
+  out << format("one core's fp32 FMA peak, measured in this run: %.1f GFLOP/s (%% pk: a step's share of it)\n", peak);
+  out << format("%-6s %5s %11s %11s %7s %11s %11s %7s %10s %10s %5s %5s\n", "kernel", "dim", "poly fwd ms", "torch fwd ms",
+                "ratio", "poly step", "torch step", "ratio", "poly GF/s", "torch GF/s", "% pk", "% pk");
   for (const auto& r : rows)
-    out << format("%-6s %5d %11.3f %11.3f %6.2fx %11.3f %11.3f %6.2fx %10.1f %10.1f\n", r.kernel.c_str(), r.dim,
-                  r.poly_forward_ms, r.torch_forward_ms, r.forward_ratio(), r.poly_step_ms, r.torch_step_ms, r.step_ratio(),
-                  r.poly_gflops, r.torch_gflops);
+    out << format("%-6s %5d %11.3f %11.3f %6.2fx %11.3f %11.3f %6.2fx %10.1f %10.1f %5.0f %5.0f\n", r.kernel.c_str(),
+                  r.dim, r.poly_forward_ms, r.torch_forward_ms, r.forward_ratio(), r.poly_step_ms, r.torch_step_ms,
+                  r.step_ratio(), r.poly_gflops, r.torch_gflops, 100 * share(r.poly_gflops), 100 * share(r.torch_gflops));
 }
 
 }  // namespace pz::bench

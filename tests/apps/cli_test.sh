@@ -218,6 +218,11 @@ expect_out '"poly_over_direct"'
 expect_status 0 "$pz" bench nn --game connect4 --set network.blocks=1 --set network.channels=8 --batches 2 --seconds 0.02 --rounds 1
 expect_out "poly/direct"
 expect_status 2 "$pz" bench train --backends tensorflow
+# bench recsys: each row's rates with one core's FMA peak measured in the same run.
+expect_status 0 "$pz" bench recsys --batch 8 --features 3 --dims 4 --kernels fm --seconds 0.02 --rounds 1 --json
+expect_out '"kernel":"fm"'
+expect_out '"peak_gflops"'
+expect_out '"poly_peak_share"'
 
 # solve: exact values of a position and of each move; games without a solver are refused.
 expect_status 0 "$pz" solve --game tictactoe
