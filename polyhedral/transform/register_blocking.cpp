@@ -234,6 +234,13 @@ isl::schedule isolate_last_member_up_to(isl::schedule s, long long last_full) {
   return isl::manage(out);
 }
 
+// The vector registers a block row of `columns` elements takes: where the row is not a
+// whole number of vectors, the C compiler holds the rest in halved vectors (3 doubles of a
+// 4-lane vector: a 2-lane one and a scalar), one register per bit of the rest.
+long long registers_per_row(long long columns, long long lanes) {
+  return columns / lanes + std::popcount(static_cast<unsigned long long>(columns % lanes));
+}
+
 }  // namespace
 
 bool is_reduction_chain(const Scop& scop, const RegisterBlockOptions& options) {
@@ -295,8 +302,9 @@ std::optional<RegisterBlocking> register_block(Scop& scop, const RegisterBlockOp
     const long long lanes = std::max(1, o.vector_lanes);
     const char* why = extent <= 0                                    ? "its extent is not a constant"
                       : extent <= lanes * std::max(1, o.max_vectors) ? "one block spans it already"
-                      : (extent + lanes - 1) / lanes > o.accumulators ? "it needs more vectors than the registers"
-                                                                       : nullptr;
+                      : registers_per_row(extent, lanes) > o.accumulators
+                          ? "a row of it needs more registers than the block may take"
+                          : nullptr;
     if (why) {
       log.push_back("register blocking: no block over the whole of " + x[v] + " (" + why + ")");
       return std::nullopt;
@@ -323,12 +331,7 @@ std::optional<RegisterBlocking> register_block(Scop& scop, const RegisterBlockOp
   if (ext[v] > 0) columns = std::min(columns, (ext[v] + lanes - 1) / lanes * lanes);
   if (ext[v] > 0 && ext[v] < lanes) columns = ext[v];
   const long long vectors = (columns + lanes - 1) / lanes;
-  // The registers a row of the block takes: where one block spans a v whose extent is not
-  // a whole number of vectors, the C compiler holds the rest in halved vectors (3 doubles of
-  // a 4-lane vector: a 2-lane one and a scalar), one register per bit of the rest.
-  long long registers = vectors;
-  if (ext[v] > 0 && columns >= ext[v] && ext[v] % lanes != 0)
-    registers = ext[v] / lanes + std::popcount(static_cast<unsigned long long>(ext[v] % lanes));
+  const long long registers = ext[v] > 0 && columns >= ext[v] ? registers_per_row(ext[v], lanes) : vectors;
   long long rows = 1;
   if (r) {
     rows = std::max<long long>(1, o.accumulators / registers);
