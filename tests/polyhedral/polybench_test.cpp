@@ -13,6 +13,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 #include <unistd.h>
 
 #include "bench/polyc_bench.h"
@@ -33,18 +34,25 @@ std::string suite_dir() {
   return dir && *dir ? dir : PZ_POLYBENCH_DIR;
 }
 
+// `bench polyc --suite polybench` on the suite, these datasets, kernels and variants.
+bench::PolycBenchOptions suite_options(std::vector<std::string> datasets, std::vector<std::string> kernels,
+                                       std::vector<std::string> variants, int repeats) {
+  bench::PolycBenchOptions o;
+  o.suite = "polybench";
+  o.polybench_dir = suite_dir();
+  o.datasets = std::move(datasets);
+  o.kernels = std::move(kernels);
+  o.variants = std::move(variants);
+  o.repeats = repeats;
+  return o;
+}
+
 // `bench polyc --suite polybench` compares every polyc variant's dump with gcc -O3's at every
 // dataset it times (the correctness matrix of the whole suite is polybench_matrix_test.cpp).
 // Here at MINI and SMALL, strict (polyc --no-reassociate matching gcc -ffp-contract=off word for
 // word): right kernels are timed, with a speedup.
 TEST(PolyBench, BenchChecksEveryDatasetItTimes) {
-  bench::PolycBenchOptions o;
-  o.suite = "polybench";
-  o.polybench_dir = suite_dir();
-  o.datasets = {"MINI", "SMALL"};
-  o.kernels = {"atax", "syrk", "mvt"};
-  o.variants = {"gcc", "polyc-1t", "polyc"};
-  o.repeats = 1;
+  bench::PolycBenchOptions o = suite_options({"MINI", "SMALL"}, {"atax", "syrk", "mvt"}, {"gcc", "polyc-1t", "polyc"}, 1);
   o.threads = 2;
   o.strict = true;
   o.timeout_seconds = 60;
@@ -121,13 +129,7 @@ TEST(PolyBench, BenchRefusesToTimeAWrongKernel) {
 
 // Repeats run round by round over the variants; each variant's time is the median of its runs.
 TEST(PolyBench, RepeatsAreInterleavedAndSummarised) {
-  bench::PolycBenchOptions o;
-  o.suite = "polybench";
-  o.polybench_dir = suite_dir();
-  o.datasets = {"MINI"};
-  o.kernels = {"jacobi-1d"};
-  o.variants = {"gcc", "polyc-1t"};
-  o.repeats = 3;
+  bench::PolycBenchOptions o = suite_options({"MINI"}, {"jacobi-1d"}, {"gcc", "polyc-1t"}, 3);
   const bench::PolycBenchResult r = bench::run_polyc_bench(o);
   ASSERT_EQ(r.kernels.size(), 1u);
   EXPECT_EQ(r.statistic, "median");
@@ -145,13 +147,7 @@ TEST(PolyBench, RepeatsAreInterleavedAndSummarised) {
 // in the dump of y. Datasets out of order are refused.
 TEST(PolyBench, DatasetBetweenTwoTakesPrimeSizes) {
   const fs::path dir = fs::temp_directory_path() / ("pz_pb_between_" + std::to_string(::getpid()));
-  bench::PolycBenchOptions o;
-  o.suite = "polybench";
-  o.polybench_dir = suite_dir();
-  o.datasets = {"mini-small"};
-  o.kernels = {"gesummv"};
-  o.variants = {"gcc", "polyc-1t"};
-  o.repeats = 1;
+  bench::PolycBenchOptions o = suite_options({"mini-small"}, {"gesummv"}, {"gcc", "polyc-1t"}, 1);
   o.work_dir = dir.string();
   const bench::PolycBenchResult r = bench::run_polyc_bench(o);
   ASSERT_EQ(r.kernels.size(), 1u);
