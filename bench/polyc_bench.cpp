@@ -258,6 +258,8 @@ Compiler compiler_for(const Compiler& c, const std::string& polyc_output) {
 
 }  // namespace
 
+int stack_shift_bytes(int round) { return static_cast<int>((1040LL * round) % 4096); }
+
 double summarise_times(std::vector<double> times, const std::string& statistic) {
   if (statistic != "median" && statistic != "best")
     throw std::invalid_argument("statistic must be median or best (got " + statistic + ")");
@@ -574,10 +576,13 @@ const PolybenchClock& polybench_clock() {
 }
 
 // Runs `exe` (PolyBench with -DPOLYBENCH_TIME prints the kernel's time on stdout, in
-// polybench_clock()'s units), its dump to `dump` when not empty.
-PolybenchRun run_polybench_binary(const fs::path& exe, int threads, const fs::path& dump, const fs::path& out, double timeout) {
+// polybench_clock()'s units), its dump to `dump` when not empty, with the environment of
+// layout round `round` (stack_shift_bytes).
+PolybenchRun run_polybench_binary(const fs::path& exe, int threads, const fs::path& dump, const fs::path& out, double timeout,
+                                  int round = 0) {
   PolybenchRun r;
-  std::string cmd = "OMP_NUM_THREADS=" + std::to_string(threads) + " " + poly::shell_quote(exe.string()) + " > " +
+  std::string cmd = "PZ_BENCH_STACK_SHIFT=" + std::string(stack_shift_bytes(round), 'x') + " OMP_NUM_THREADS=" +
+                    std::to_string(threads) + " " + poly::shell_quote(exe.string()) + " > " +
                     poly::shell_quote(out.string()) + " 2> " + (dump.empty() ? std::string("/dev/null") : poly::shell_quote(dump.string()));
   r.rc = run_shell(cmd, timeout);
   if (r.rc != 0) return r;
@@ -607,11 +612,17 @@ struct TimedBinary {
   int threads = 1;
 };
 
+constexpr double kWarmRunBelowSeconds = 0.01;
+
 // The runs after each variant's first: round by round, every variant once a round, so that
 // a machine whose speed drifts over minutes (a shared VM, another process) slows all the
-// variants alike instead of whichever ran while it was slow. A variant that has run
-// variant_seconds in all stops repeating. Then each variant's time is the statistic of its
-// runs. Returns the variants whose repeat failed.
+// variants alike instead of whichever ran while it was slow; each round with its own stack
+// shift (stack_shift_bytes), the same for every variant. A variant whose first run took
+// less than kWarmRunBelowSeconds runs once untimed right before each timed run, as
+// PolyBench's own time_benchmark.sh runs a binary back to back: a kernel of microseconds
+// run right after other processes starts colder than one run after itself, in a time too
+// short to hide it. A variant that has run variant_seconds in all stops repeating. Then
+// each variant's time is the statistic of its runs. Returns the variants whose repeat failed.
 std::vector<std::string> time_interleaved(KernelResult& kr, const std::vector<TimedBinary>& timed, const PolycBenchOptions& o,
                                           const fs::path& out, const std::function<void(const std::string&)>& say) {
   std::vector<std::string> failed;
@@ -621,7 +632,10 @@ std::vector<std::string> time_interleaved(KernelResult& kr, const std::vector<Ti
       double spent = 0;
       for (double t : r.times) spent += t;
       if (!r.ok || spent >= o.variant_seconds) continue;
-      PolybenchRun pr = run_polybench_binary(timed[i].exe, timed[i].threads, fs::path(), out, o.timeout_seconds);
+      const bool warm_up = !r.times.empty() && r.times.front() < kWarmRunBelowSeconds;
+      PolybenchRun pr;
+      if (warm_up) pr = run_polybench_binary(timed[i].exe, timed[i].threads, fs::path(), out, o.timeout_seconds, k);
+      if (pr.rc == 0) pr = run_polybench_binary(timed[i].exe, timed[i].threads, fs::path(), out, o.timeout_seconds, k);
       if (pr.rc != 0) {
         r.ok = false;
         r.error = "repeat " + std::to_string(k + 1) + ": " + polybench_run_error(pr.rc);
@@ -755,7 +769,9 @@ PolycBenchResult run_polybench_suite(const PolycBenchOptions& options) {
                          "times are PolyBench's (the kernel call" +
                          std::string(polybench_clock().flag.empty() ? "" : ", RDTSC ticks at the measured counter rate") +
                          "), the " + o.statistic + " of " + std::to_string(o.repeats) +
-                         " runs, the variants' runs interleaved");
+                         " runs, the variants' runs interleaved, each round with its own stack shift, a run of a binary "
+                         "whose first took under " + std::to_string(static_cast<int>(kWarmRunBelowSeconds * 1000)) +
+                         " ms right after an untimed one");
   for (const auto& spec : datasets)
     if (!spec.upper.empty())
       result.notes.push_back(spec.name + ": each size macro the smallest prime at or above the mean of its " + spec.base +

@@ -7,7 +7,8 @@
 // path) and links one polybench.o; polyc reads the file after the preprocessor and writes
 // it back with the region replaced (polyc.h), then gcc compiles that. Times are PolyBench's
 // own (the kernel call; RDTSC ticks where the CPU's counter is invariant), the median (or best) of the repeats, every variant's runs
-// interleaved round by round after its first; the array dumps (stderr) are compared with
+// interleaved round by round after its first (each round with its own stack shift, a short
+// run after an untimed one of the same binary); the array dumps (stderr) are compared with
 // gcc -O3's. Variants: gcc -O3, Polly, parallel Polly (T threads), polyc on 1 and on T
 // threads (one binary). Where polyc's dump differs beyond the tolerance, polyc
 // --no-reassociate built with -ffp-contract=off must match gcc -O3 -ffp-contract=off
@@ -105,6 +106,16 @@ struct PolycBenchResult {
 // The median (the mean of the middle two for an even count) or the least of `times`; 0 for
 // none. std::invalid_argument for another statistic.
 double summarise_times(std::vector<double> times, const std::string& statistic);
+
+// Bytes of padding in the environment of a binary's run in timing round `round`. Where a
+// process's stack starts depends on the size of its environment and arguments, so the
+// addresses of a kernel's stack arrays against its heap arrays (4K aliasing, cache-line
+// splits) change with them, and with them a small kernel's time, though the code is the same
+// (Mytkowicz et al., "Producing Wrong Data Without Doing Anything Obviously Wrong!",
+// ASPLOS 2009). Every variant runs round k with the same padding, and each round another:
+// none in round 0, then (1040·k) mod 4096, which visits each multiple of 16 below 4096
+// once in 256 rounds, so a statistic is taken over layouts rather than fixed by one.
+int stack_shift_bytes(int round);
 
 std::vector<std::string> default_polyc_kernels();
 std::map<std::string, std::string> polyc_bench_sizes(const std::string& kernel, const std::string& size);

@@ -3,6 +3,9 @@
 // harness relies on (sizes, timers) on its own.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <set>
+
 #include "bench/polyc_bench.h"
 
 namespace pz::bench {
@@ -26,6 +29,20 @@ TEST(PolycBench, SummariseTimesMedianOrBest) {
   EXPECT_EQ(summarise_times({4, 1, 3, 2}, "median"), 2.5);
   EXPECT_EQ(summarise_times({}, "median"), 0);
   EXPECT_THROW(summarise_times({1}, "mean"), std::invalid_argument);
+}
+
+TEST(PolycBench, StackShiftsVisitEveryAlignmentOfAPage) {
+  EXPECT_EQ(stack_shift_bytes(0), 0);
+  std::set<int> shifts;
+  for (int round = 0; round < 256; ++round) {
+    const int s = stack_shift_bytes(round);
+    EXPECT_EQ(s % 16, 0) << round;
+    EXPECT_LT(s, 4096) << round;
+    shifts.insert(s);
+  }
+  EXPECT_EQ(shifts.size(), 256u);
+  // Consecutive rounds land far apart in the page, so a short run still spans it.
+  EXPECT_GE(std::abs(stack_shift_bytes(2) - stack_shift_bytes(1)), 512);
 }
 
 TEST(PolycBench, SmokeGemmSmallSizes) {
