@@ -52,6 +52,10 @@ std::string KernelWriter::source(KernelReport& report, const KernelWriterOptions
     options.matmul.enabled = writer_options.pack_contractions;
     options.matmul.left_in_place = writer_options.pack_contractions;
     options.vectorize = true;
+    // Tiles and packed blocks sized for the caches of the machine that compiles and runs
+    // the kernels (the JIT's), as `polyzero polyc` does, not CacheInfo's defaults.
+    static const CacheInfo machine_caches = CacheInfo::detect();
+    options.tile.cache = machine_caches;
     options.schedule.use_isl = nest.order == Order::kScheduled;
     options.data_movement = writer_options.data_movement;
     ScopReport scop_report;

@@ -228,6 +228,25 @@ void left_rows(Lines& c, const Contraction& k, const MatmulBlocking& b) {
 // it can; an edge block works on pz_acc (the block zero-padded) and on the slivers of the
 // operands read in place, packed with zeros beyond the edge (pz_edge_left<t>,
 // pz_edge_right<t>).
+// Prefetches into L1 the block of X the micro-kernel updates next (BLIS's micro-kernels
+// prefetch C the same way): the block below in this column of blocks, or after the last
+// one the first block of the next column. X's blocks are loaded and stored once per k_c
+// rank-1 updates, and between two k_c blocks a whole column of m_c x n blocks has passed
+// through the caches: without it each block's loads wait on L3 or memory. Only whole
+// blocks inside the m_c block and the contraction's box are prefetched.
+void prefetch_next_block(Lines& c, const Contraction& k, const MatmulBlocking& b, long vectors) {
+  const std::string mr = str(b.mr), nr = str(b.nr);
+  c.line("const int pz_down = pz_ir + 2 * " + mr + " <= pz_mc;");
+  c.line("const int pz_across = !pz_down && pz_n0 + 2 * " + nr + " - 1 <= " + k.n_hi + " && pz_mc >= " + mr + ";");
+  c.open("if (pz_down || pz_across)");
+  c.line("const int pz_next_m = pz_down ? pz_m0 + " + mr + " : pz_ic, pz_next_n = pz_down ? pz_n0 : pz_n0 + " + nr + ";");
+  for (long x = 0; x < b.mr; ++x)
+    for (long v = 0; v < vectors; ++v)
+      c.line("{ const int " + k.m + " = pz_next_m + " + str(x) + ", " + k.n + " = pz_next_n + " + str(v * b.lanes) +
+             "; __builtin_prefetch(&(" + k.target + "), 1, 3); }");
+  c.close();
+}
+
 void vector_block_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b, long vectors, bool edge) {
   c.line("typedef " + k.element_type + " pz_vector __attribute__((vector_size(" + str(b.lanes * k.element_bytes) + ")));");
   if (!edge) left_rows(c, k, b);
@@ -250,6 +269,7 @@ void vector_block_kernel(Lines& c, const Contraction& k, const MatmulBlocking& b
       }
   };
   each_element(true);
+  if (!edge && vectors == b.nr / b.lanes) prefetch_next_block(c, k, b, vectors);
   c.open(for_loop("pz_p", "0", "pz_kc", "1"));
   bool declare_k = false;
   for (const auto& t : k.terms) declare_k = declare_k || (!edge && t.right_in_place && t.right_iterators.count(k.k));

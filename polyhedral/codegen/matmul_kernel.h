@@ -24,7 +24,10 @@
 // (n_r / lanes) named vector variables (GCC's and Clang's vector extension), loaded and
 // stored with memcpy, updated by scalar-times-vector products: registers by construction,
 // where a local array under `omp simd` loops depends on the compiler's unrolling heuristics
-// (GCC keeps it in memory for some sizes). The last column of blocks, when a whole number
+// (GCC keeps it in memory for some sizes). Before its k_c updates, a whole block prefetches
+// the block of X it updates next (BLIS's micro-kernels prefetch C alike): X's blocks pass
+// through the caches once per k_c block, and their loads would otherwise wait on L3 or
+// memory. The last column of blocks, when a whole number
 // of vectors wide, gets a narrower kernel of the same form; other edge blocks run it on a
 // zero-padded copy. That form is compiled where the target has vectors of that width (or
 // the compiler is Clang, which splits wider ones well): `#if defined(__AVX512F__) ||
