@@ -1,6 +1,8 @@
 #include "nn/poly/winograd_kernels.h"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <stdexcept>
 
 #include "nn/poly/winograd.h"
@@ -32,14 +34,14 @@ struct Tiling {
 // Per position, the floats of the transform of a C-channel input (padded copy, rows, tiles)
 // and of a K-channel output (products, rows).
 long long input_transform_floats(const Tiling& t, int c) {
-  return static_cast<long long>(c) * (t.hp * t.wp + t.alpha * t.th * t.wp + t.alpha * t.alpha * t.th * t.tw);
+  return static_cast<long long>(c) * (t.hp * t.wp + t.alpha * t.alpha + t.alpha * t.alpha * t.th * t.tw);
 }
-long long output_transform_floats(const Tiling& t, int height, int k) {
-  return static_cast<long long>(k) * (t.alpha * t.alpha * t.th * t.tw + height * t.tw * t.alpha);
+long long output_transform_floats(const Tiling& t, int k) {
+  return static_cast<long long>(k) * (t.alpha * t.alpha * t.th * t.tw + t.m * t.alpha);
 }
-// The weight gradient's transform of dy: its copy on whole tiles, rows, tiles.
+// The weight gradient's transform of dy: its copy on whole tiles, one tile's rows, tiles.
 long long gradient_transform_floats(const Tiling& t, int k) {
-  return static_cast<long long>(k) * (t.th * t.m * t.tw * t.m + t.alpha * t.th * t.tw * t.m + t.alpha * t.alpha * t.th * t.tw);
+  return static_cast<long long>(k) * (t.th * t.m * t.tw * t.m + t.alpha * t.m + t.alpha * t.alpha * t.th * t.tw);
 }
 
 // Views of `work`, one after another, each `per_position` floats for each of the N positions.
@@ -61,17 +63,6 @@ std::vector<KernelArgument> join(std::vector<KernelArgument> a, const std::vecto
   return a;
 }
 
-// element = Σ over `over` of term, where row `row` of an `rows` × α transform matrix (Bᵀ or
-// Aᵀ) is zero in column 0 unless the row is the first (the point 0) and in column α − 1
-// unless it is the last (the point ∞): the sum runs over the columns between, as
-// nn/poly/network.cpp's inference stages do.
-void chain(ScopBuilder& b, const std::string& element, const std::string& over, const std::string& row, int rows, int alpha,
-           const std::string& term) {
-  const std::string last = str(rows - 1);
-  b.stmt(element + " = 0.0f").for_(over, "ceild(" + row + ", " + last + ")", str(alpha - 1) + " + floord(" + row + ", " + last + ")");
-  b.stmt(element + " += " + term).end();
-}
-
 // xw [N][hp][wp][C] = the channels-last `x` [N][height][width][C] with a zero border: one
 // cell above and left, up to the whole tiles below and right.
 void describe_padding(ScopBuilder& b, const std::string& x, const std::string& xw, const Tiling& t, int height, int width,
@@ -83,20 +74,57 @@ void describe_padding(ScopBuilder& b, const std::string& x, const std::string& x
   b.stmt(xw + "[n][h + 1][w + 1][c] = " + x + "[n][h][w][c]").end().end().end().end();
 }
 
-// V = Bᵀ d B of every tile of the padded xw, by rows (R) then by columns.
+// Σ_i row[i] · term(i) in ascending i with the entries as constants: zeros left out, ±1 as
+// a sum or a difference (Bᵀ and Aᵀ have integer entries: polynomials with the integer
+// interpolation points as roots, and their powers).
+std::string linear_combination(const std::vector<double>& matrix, int columns, int row,
+                               const std::function<std::string(int)>& term) {
+  std::string out;
+  for (int i = 0; i < columns; ++i) {
+    const double value = matrix[static_cast<std::size_t>(row * columns + i)];
+    if (value == 0) continue;
+    const double magnitude = std::fabs(value);
+    if (magnitude != std::round(magnitude)) throw std::logic_error("winograd kernels: a transform entry is not an integer");
+    const std::string factor = magnitude == 1 ? term(i) : str(static_cast<long long>(magnitude)) + ".0f * " + term(i);
+    out += out.empty() ? (value < 0 ? "-" : "") + factor : (value < 0 ? " - " : " + ") + factor;
+  }
+  return out.empty() ? "0.0f" : out;
+}
+
+// The columns × rows transpose of a rows × columns row-major matrix.
+std::vector<double> transposed(const std::vector<double>& matrix, int rows, int columns) {
+  std::vector<double> out(matrix.size());
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < columns; ++c)
+      out[static_cast<std::size_t>(c * rows + r)] = matrix[static_cast<std::size_t>(r * columns + c)];
+  return out;
+}
+
+// V = Bᵀ d B of every tile d of the padded xw, one tile at a time: its rows (Rt, α × α
+// values per channel, reused by every tile of the position: they stay in L1), then its
+// columns, each
+// row of Bᵀ a constant linear combination, all α of them in one sweep over the channels so
+// that each element of the tile is loaded once per pass.
 void describe_input_transform(KernelWriter& k, const Tiling& t, int channels) {
-  const std::string a = str(t.alpha), m = str(t.m), c = str(channels);
-  k.nest([=](ScopBuilder& b) {
-    b.for_("n", "0", "N").for_("a", "0", a).for_("th", "0", str(t.th)).for_("x", "0", str(t.wp)).for_("c", "0", c);
-    chain(b, "R[n][a][th][x][c]", "i", "a", t.alpha, t.alpha, "bt[a][i] * xw[n][th * " + m + " + i][x][c]");
-    b.end().end().end().end().end();
-  });
-  k.nest([=](ScopBuilder& b) {
-    b.for_("n", "0", "N").for_("a", "0", a).for_("b", "0", a).for_("t", "0", str(t.th * t.tw)).for_("c", "0", c);
-    chain(b, "V[n][a][b][t][c]", "j", "b", t.alpha, t.alpha,
-          "bt[b][j] * R[n][a][t / " + str(t.tw) + "][(t % " + str(t.tw) + ") * " + m + " + j][c]");
-    b.end().end().end().end().end();
-  });
+  const WinogradMatrices w = winograd_matrices(t.m);
+  const std::string a = str(t.alpha), m = str(t.m), c = str(channels), tw = str(t.tw);
+  k.nest(
+      [=](ScopBuilder& b) {
+        b.for_("n", "0", "N").for_("th", "0", str(t.th)).for_("tw", "0", tw);
+        b.for_("j", "0", a).for_("c", "0", c);
+        for (int row = 0; row < t.alpha; ++row)
+          b.stmt("Rt[n][" + str(row) + "][j][c] = " + linear_combination(w.bt, t.alpha, row, [&](int i) {
+                   return "xw[n][th * " + m + " + " + str(i) + "][tw * " + m + " + j][c]";
+                 }));
+        b.end().end();
+        b.for_("a", "0", a).for_("c", "0", c);
+        for (int column = 0; column < t.alpha; ++column)
+          b.stmt("V[n][a][" + str(column) + "][th * " + tw + " + tw][c] = " +
+                 linear_combination(w.bt, t.alpha, column, [&](int j) { return "Rt[n][a][" + str(j) + "][c]"; }));
+        b.end().end();
+        b.end().end().end();
+      },
+      KernelWriter::Order::kAsWritten);
 }
 
 // y = Aᵀ (Σ_c V·u) A: the products M, then P = Aᵀ M by rows, then y = P A by columns.
@@ -105,20 +133,36 @@ void describe_products_and_output(KernelWriter& k, const Tiling& t, const Winogr
   const std::string a = str(t.alpha), m = str(t.m), o = str(out_channels);
   k.nest([=](ScopBuilder& b) {
     b.for_("n", "0", "N").for_("a", "0", a).for_("b", "0", a).for_("t", "0", str(t.th * t.tw)).for_("o", "0", o);
-    b.stmt("M[n][a][b][t][o] = 0.0f").for_("c", "0", str(in_channels));
-    b.stmt("M[n][a][b][t][o] += V[n][a][b][t][c] * " + u + "[a][b][c][o]").end();
+    b.stmt("M[n][t][a][b][o] = 0.0f").for_("c", "0", str(in_channels));
+    b.stmt("M[n][t][a][b][o] += V[n][a][b][t][c] * " + u + "[a][b][c][o]").end();
     b.end().end().end().end().end();
   });
-  k.nest([=](ScopBuilder& b) {
-    b.for_("n", "0", "N").for_("h", "0", str(s.height)).for_("tw", "0", str(t.tw)).for_("b", "0", a).for_("o", "0", o);
-    chain(b, "P[n][h][tw][b][o]", "a", "h % " + m, t.m, t.alpha, "at[h % " + m + "][a] * M[n][a][b][(h / " + m + ") * " + str(t.tw) + " + tw][o]");
-    b.end().end().end().end().end();
-  });
-  k.nest([=](ScopBuilder& b) {
-    b.for_("n", "0", "N").for_("h", "0", str(s.height)).for_("w", "0", str(s.width)).for_("o", "0", o);
-    chain(b, y + "[n][h][w][o]", "b", "w % " + m, t.m, t.alpha, "at[w % " + m + "][b] * P[n][h][w / " + m + "][b][o]");
-    b.end().end().end().end();
-  });
+  // Per tile: P = Aᵀ M by rows (Pt, m × α values per channel, reused by every tile), then
+  // y = P A by columns where they fall on the board, each row of Aᵀ a constant linear
+  // combination.
+  const WinogradMatrices w = winograd_matrices(t.m);
+  k.nest(
+      [=](ScopBuilder& b) {
+        const std::string tw = str(t.tw);
+        b.for_("n", "0", "N").for_("th", "0", str(t.th)).for_("tw", "0", tw);
+        b.for_("b", "0", a).for_("o", "0", o);
+        for (int row = 0; row < t.m; ++row)
+          b.stmt("Pt[n][" + str(row) + "][b][o] = " + linear_combination(w.at, t.alpha, row, [&](int i) {
+                   return "M[n][th * " + tw + " + tw][" + str(i) + "][b][o]";
+                 }));
+        b.end().end();
+        b.for_("i", "0", m).if_("th * " + m + " + i < " + str(s.height)).for_("o", "0", o);
+        for (int column = 0; column < t.m; ++column) {
+          const std::string w_at = "tw * " + m + " + " + str(column);
+          const std::string store = y + "[n][th * " + m + " + i][" + w_at + "][o] = " +
+                                    linear_combination(w.at, t.alpha, column, [&](int j) { return "Pt[n][i][" + str(j) + "][o]"; });
+          if (t.tw * t.m > s.width) b.if_(w_at + " < " + str(s.width)).stmt(store).end();
+          else b.stmt(store);
+        }
+        b.end().end().end();
+        b.end().end().end();
+      },
+      KernelWriter::Order::kAsWritten);
 }
 
 // A convolution of a `in_channels`-channel board into `out_channels` channels through the
@@ -129,12 +173,12 @@ KernelWriter winograd_convolution(const std::string& name, const WinogradConvSha
   const Tiling t(s);
   WorkViews work;
   work.add("xw", rows({t.hp, t.wp, in_channels}), static_cast<long long>(t.hp) * t.wp * in_channels);
-  work.add("R", rows({t.alpha, t.th, t.wp, in_channels}), static_cast<long long>(t.alpha) * t.th * t.wp * in_channels);
+  work.add("Rt", rows({t.alpha, t.alpha, in_channels}), static_cast<long long>(t.alpha) * t.alpha * in_channels);
   work.add("V", rows({t.alpha, t.alpha, t.th * t.tw, in_channels}),
            static_cast<long long>(t.alpha) * t.alpha * t.th * t.tw * in_channels);
-  work.add("M", rows({t.alpha, t.alpha, t.th * t.tw, out_channels}),
+  work.add("M", rows({t.th * t.tw, t.alpha, t.alpha, out_channels}),
            static_cast<long long>(t.alpha) * t.alpha * t.th * t.tw * out_channels);
-  work.add("P", rows({s.height, t.tw, t.alpha, out_channels}), static_cast<long long>(s.height) * t.tw * t.alpha * out_channels);
+  work.add("Pt", rows({t.m, t.alpha, out_channels}), static_cast<long long>(t.m) * t.alpha * out_channels);
   KernelWriter k(name, join({{x, rows({s.height, s.width, in_channels})},
                              {u, rows({t.alpha, in_channels, out_channels})},
                              {"bt", rows({t.alpha})},
@@ -197,10 +241,10 @@ KernelWriter weight_gradient(const std::string& name, const WinogradConvShape& s
   const long long tiles = static_cast<long long>(t.th) * t.tw;
   WorkViews work;
   work.add("xw", rows({t.hp, t.wp, C}), static_cast<long long>(t.hp) * t.wp * C);
-  work.add("R", rows({t.alpha, t.th, t.wp, C}), static_cast<long long>(t.alpha) * t.th * t.wp * C);
+  work.add("Rt", rows({t.alpha, t.alpha, C}), static_cast<long long>(t.alpha) * t.alpha * C);
   work.add("V", rows({t.alpha, t.alpha, tiles, C}), t.alpha * t.alpha * tiles * C);
   work.add("dyw", rows({t.th * t.m, t.tw * t.m, O}), tiles * t.m * t.m * O);
-  work.add("Q", rows({t.alpha, t.th, t.tw * t.m, O}), static_cast<long long>(t.alpha) * t.th * t.tw * t.m * O);
+  work.add("Qt", rows({t.alpha, t.m, O}), static_cast<long long>(t.alpha) * t.m * O);
   work.add("dM", rows({t.alpha, t.alpha, tiles, O}), t.alpha * t.alpha * tiles * O);
   KernelWriter k(name, join({{"x", rows({s.height, s.width, C})},
                              {"dy", rows({s.height, s.width, O})},
@@ -221,19 +265,28 @@ KernelWriter weight_gradient(const std::string& name, const WinogradConvShape& s
     b.for_("n", "0", "N").for_("h", "0", str(s.height)).for_("w", "0", str(s.width)).for_("o", "0", o);
     b.stmt("dyw[n][h][w][o] = dy[n][h][w][o]").end().end().end().end();
   });
-  // dM = A dY Aᵀ (A = (Aᵀ)ᵀ) by rows (Q), then by columns.
-  k.nest([=](ScopBuilder& b) {
-    b.for_("n", "0", "N").for_("a", "0", a).for_("th", "0", str(t.th)).for_("w", "0", str(t.tw * t.m)).for_("o", "0", o);
-    b.stmt("Q[n][a][th][w][o] = 0.0f").for_("i", "0", m);
-    b.stmt("Q[n][a][th][w][o] += at[i][a] * dyw[n][th * " + m + " + i][w][o]").end();
-    b.end().end().end().end().end();
-  });
-  k.nest([=](ScopBuilder& b) {
-    b.for_("n", "0", "N").for_("a", "0", a).for_("b", "0", a).for_("t", "0", str(tiles)).for_("o", "0", o);
-    b.stmt("dM[n][a][b][t][o] = 0.0f").for_("j", "0", m);
-    b.stmt("dM[n][a][b][t][o] += at[j][b] * Q[n][a][t / " + str(t.tw) + "][(t % " + str(t.tw) + ") * " + m + " + j][o]").end();
-    b.end().end().end().end().end();
-  });
+  // dM = A dY Aᵀ (A = (Aᵀ)ᵀ) per tile: by rows (Qt, α × m values per channel, reused by
+  // every tile), then by columns, each column of Aᵀ a constant linear combination.
+  const WinogradMatrices w = winograd_matrices(t.m);
+  const std::vector<double> a_matrix = transposed(w.at, t.m, t.alpha);  // A, α × m
+  k.nest(
+      [=](ScopBuilder& b) {
+        const std::string tw = str(t.tw);
+        b.for_("n", "0", "N").for_("th", "0", str(t.th)).for_("tw", "0", tw);
+        b.for_("j", "0", m).for_("o", "0", o);
+        for (int row = 0; row < t.alpha; ++row)
+          b.stmt("Qt[n][" + str(row) + "][j][o] = " + linear_combination(a_matrix, t.m, row, [&](int i) {
+                   return "dyw[n][th * " + m + " + " + str(i) + "][tw * " + m + " + j][o]";
+                 }));
+        b.end().end();
+        b.for_("a", "0", a).for_("o", "0", o);
+        for (int column = 0; column < t.alpha; ++column)
+          b.stmt("dM[n][a][" + str(column) + "][th * " + tw + " + tw][o] = " +
+                 linear_combination(a_matrix, t.m, column, [&](int j) { return "Qt[n][a][" + str(j) + "][o]"; }));
+        b.end().end();
+        b.end().end().end();
+      },
+      KernelWriter::Order::kAsWritten);
   // dU = previous + Σ over positions and tiles of V·dM, per (a, b): a reduction over the batch.
   k.nest([=](ScopBuilder& b) {
     b.for_("a", "0", a).for_("b", "0", a).for_("c", "0", str(C)).for_("o", "0", o);
@@ -288,10 +341,10 @@ std::size_t winograd_weight_floats(const WinogradConvShape& s) {
 namespace {
 // Per position: work floats of the forward, the input gradient and the weight gradient.
 long long forward_work(const Tiling& t, const WinogradConvShape& s) {
-  return input_transform_floats(t, s.in_channels) + output_transform_floats(t, s.height, s.out_channels);
+  return input_transform_floats(t, s.in_channels) + output_transform_floats(t, s.out_channels);
 }
 long long input_gradient_work(const Tiling& t, const WinogradConvShape& s) {
-  return input_transform_floats(t, s.out_channels) + output_transform_floats(t, s.height, s.in_channels);
+  return input_transform_floats(t, s.out_channels) + output_transform_floats(t, s.in_channels);
 }
 long long weight_gradient_work(const Tiling& t, const WinogradConvShape& s) {
   return input_transform_floats(t, s.in_channels) + gradient_transform_floats(t, s.out_channels);

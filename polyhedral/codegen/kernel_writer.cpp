@@ -57,6 +57,7 @@ std::string KernelWriter::source(KernelReport& report, const KernelWriterOptions
     static const CacheInfo machine_caches = CacheInfo::detect();
     options.tile.cache = machine_caches;
     options.schedule.use_isl = nest.order == Order::kScheduled;
+    options.time_tile.enabled = nest.order == Order::kScheduled;  // skewing is a schedule of its own
     options.data_movement = writer_options.data_movement;
     ScopReport scop_report;
     code += "  {\n" + optimize_scop(ctx, scop, options, scop_report, "    ") + "  }\n";

@@ -70,8 +70,9 @@ class KernelWriter {
   // How a nest's loops are ordered before polyc's passes (loop order, tiles, marks).
   enum class Order {
     kScheduled,  // isl's scheduler (the default)
-    // The loops as described: for a nest written as one sweep on purpose (a fusion the
-    // caller weighed), which isl would distribute into one nest per statement.
+    // The loops as described, neither rescheduled nor skewed into time tiles: for a nest
+    // written as one sweep on purpose (a fusion the caller weighed), which isl would
+    // distribute into one nest per statement.
     kAsWritten,
   };
 
