@@ -11,7 +11,8 @@
 //
 // Training mode: batch-norm layers normalise with the batch's statistics and move the running
 // statistics (momentum 0.1), as torch.nn.BatchNorm2d in train(). The backward fusions are
-// the layer-order ones only (plan_training_network with batch 0).
+// the layer-order ones and the batch norms' one-sweep backward (plan_training_network with
+// batch 0).
 #pragma once
 
 #include <cstdint>

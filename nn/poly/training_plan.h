@@ -142,8 +142,9 @@ struct TrainingPlan {
 // The layers of `config`'s network for `shape`: the input's transpose to channels-last, the
 // walk, and the loss terms (the policy's cross-entropy; the value's squared error or
 // cross-entropy). The backward fusions that depend on the data moved (FusionChoice) are
-// weighed for steps of `batch` positions (0: none is weighed, none fused); the kernels
-// serve any batch. 3×3 convolutions run as Winograd where `winograd` says
+// weighed for steps of `batch` positions (0: none is weighed, and only the batch norms'
+// one-sweep backward, which moves no more data at any batch, is taken); the kernels serve
+// any batch. 3×3 convolutions run as Winograd where `winograd` says
 // (training_winograd_tile); only the learner without LibTorch (backprop.h) calls those.
 TrainingPlan plan_training_network(const NetConfig& config, const NetShape& shape, int batch, int winograd = 0);
 
