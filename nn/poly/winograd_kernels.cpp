@@ -100,31 +100,37 @@ std::vector<double> transposed(const std::vector<double>& matrix, int rows, int 
   return out;
 }
 
-// V = Bᵀ d B of every tile d of the padded xw, one tile at a time: its rows (Rt, α × α
-// values per channel, reused by every tile of the position: they stay in L1), then its
-// columns, each
-// row of Bᵀ a constant linear combination, all α of them in one sweep over the channels so
-// that each element of the tile is loaded once per pass.
-void describe_input_transform(KernelWriter& k, const Tiling& t, int channels) {
-  const WinogradMatrices w = winograd_matrices(t.m);
-  const std::string a = str(t.alpha), m = str(t.m), c = str(channels), tw = str(t.tw);
+// out[n][a][b][th·TW + tw][c] = (T d Tᵀ)[a][b] for every tile d (size × size cells at
+// (th·m, tw·m)) of `in` [N][rows][columns][channels], T a constant `t_rows` × size matrix,
+// one tile at a time: T over the tile's rows into `scratch` [N][t_rows][size][channels]
+// (reused by every tile of the position: it stays in L1), then over its columns. Each row
+// of T is a constant linear combination, all of them in one sweep over the channels so that
+// each element is loaded once per pass.
+void describe_tile_transform(KernelWriter& k, const Tiling& t, const std::vector<double>& matrix, int t_rows, int size,
+                             const std::string& in, const std::string& scratch, const std::string& out, int channels) {
+  const std::string m = str(t.m), c = str(channels), tw = str(t.tw);
   k.nest(
       [=](ScopBuilder& b) {
         b.for_("n", "0", "N").for_("th", "0", str(t.th)).for_("tw", "0", tw);
-        b.for_("j", "0", a).for_("c", "0", c);
-        for (int row = 0; row < t.alpha; ++row)
-          b.stmt("Rt[n][" + str(row) + "][j][c] = " + linear_combination(w.bt, t.alpha, row, [&](int i) {
-                   return "xw[n][th * " + m + " + " + str(i) + "][tw * " + m + " + j][c]";
+        b.for_("j", "0", str(size)).for_("c", "0", c);
+        for (int row = 0; row < t_rows; ++row)
+          b.stmt(scratch + "[n][" + str(row) + "][j][c] = " + linear_combination(matrix, size, row, [&](int i) {
+                   return in + "[n][th * " + m + " + " + str(i) + "][tw * " + m + " + j][c]";
                  }));
         b.end().end();
-        b.for_("a", "0", a).for_("c", "0", c);
-        for (int column = 0; column < t.alpha; ++column)
-          b.stmt("V[n][a][" + str(column) + "][th * " + tw + " + tw][c] = " +
-                 linear_combination(w.bt, t.alpha, column, [&](int j) { return "Rt[n][a][" + str(j) + "][c]"; }));
+        b.for_("a", "0", str(t_rows)).for_("c", "0", c);
+        for (int column = 0; column < t_rows; ++column)
+          b.stmt(out + "[n][a][" + str(column) + "][th * " + tw + " + tw][c] = " +
+                 linear_combination(matrix, size, column, [&](int j) { return scratch + "[n][a][" + str(j) + "][c]"; }));
         b.end().end();
         b.end().end().end();
       },
       KernelWriter::Order::kAsWritten);
+}
+
+// V = Bᵀ d B of every tile d of the padded xw (Rt: the tile's rows).
+void describe_input_transform(KernelWriter& k, const Tiling& t, int channels) {
+  describe_tile_transform(k, t, winograd_matrices(t.m).bt, t.alpha, t.alpha, "xw", "Rt", "V", channels);
 }
 
 // y = Aᵀ (Σ_c V·u) A: the products M, then P = Aᵀ M by rows, then y = P A by columns.
@@ -265,28 +271,8 @@ KernelWriter weight_gradient(const std::string& name, const WinogradConvShape& s
     b.for_("n", "0", "N").for_("h", "0", str(s.height)).for_("w", "0", str(s.width)).for_("o", "0", o);
     b.stmt("dyw[n][h][w][o] = dy[n][h][w][o]").end().end().end().end();
   });
-  // dM = A dY Aᵀ (A = (Aᵀ)ᵀ) per tile: by rows (Qt, α × m values per channel, reused by
-  // every tile), then by columns, each column of Aᵀ a constant linear combination.
-  const WinogradMatrices w = winograd_matrices(t.m);
-  const std::vector<double> a_matrix = transposed(w.at, t.m, t.alpha);  // A, α × m
-  k.nest(
-      [=](ScopBuilder& b) {
-        const std::string tw = str(t.tw);
-        b.for_("n", "0", "N").for_("th", "0", str(t.th)).for_("tw", "0", tw);
-        b.for_("j", "0", m).for_("o", "0", o);
-        for (int row = 0; row < t.alpha; ++row)
-          b.stmt("Qt[n][" + str(row) + "][j][o] = " + linear_combination(a_matrix, t.m, row, [&](int i) {
-                   return "dyw[n][th * " + m + " + " + str(i) + "][tw * " + m + " + j][o]";
-                 }));
-        b.end().end();
-        b.for_("a", "0", a).for_("o", "0", o);
-        for (int column = 0; column < t.alpha; ++column)
-          b.stmt("dM[n][a][" + str(column) + "][th * " + tw + " + tw][o] = " +
-                 linear_combination(a_matrix, t.m, column, [&](int j) { return "Qt[n][a][" + str(j) + "][o]"; }));
-        b.end().end();
-        b.end().end().end();
-      },
-      KernelWriter::Order::kAsWritten);
+  // dM = A dY Aᵀ (A = (Aᵀ)ᵀ, α × m) of every tile of dyw (Qt: the tile's rows).
+  describe_tile_transform(k, t, transposed(winograd_matrices(t.m).at, t.m, t.alpha), t.alpha, t.m, "dyw", "Qt", "dM", O);
   // dU = previous + Σ over positions and tiles of V·dM, per (a, b): a reduction over the batch.
   k.nest([=](ScopBuilder& b) {
     b.for_("a", "0", a).for_("b", "0", a).for_("c", "0", str(C)).for_("o", "0", o);
