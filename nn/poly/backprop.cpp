@@ -251,8 +251,8 @@ class Tape final : public TrainingLayerOps<TapeAct> {
   };
 
   // A 3×3 convolution as Winograd F(m×m, 3×3) (winograd_kernels.h): each of its kernels runs
-  // on chunks of positions whose stages fit in half of L2; the filters are transformed in the
-  // forward and again in the backward rather than kept.
+  // on chunks of positions whose stages fit in half of L2; the filters are transformed once,
+  // in the forward, which keeps the transpose ut for the input gradient.
   TapeAct winograd_conv(const std::string& module, const TapeAct& x, const WinogradConvShape& s, const WinogradConvKernels& k) {
     const float* w = param(module + ".weight");
     const std::size_t in_row = static_cast<std::size_t>(x.plane() * s.in_channels),
@@ -260,25 +260,28 @@ class Tape final : public TrainingLayerOps<TapeAct> {
     const int chunk = winograd_chunk(s, l2() / 2, n_);
     const WinogradConstants& c = k.constants;
     Floats y = take(floats(x.plane() * s.out_channels)), u = take(winograd_weight_floats(s)),
-           ut = take(winograd_weight_floats(s)), work = take(winograd_work_floats(s, chunk));
-    k.transform_weights(1, w, c.g.data(), work.data(), u.data(), ut.data());
+           work = take(winograd_work_floats(s, chunk));
+    auto ut = std::make_shared<Floats>(take(winograd_weight_floats(s)));
+    k.transform_weights(1, w, c.g.data(), work.data(), u.data(), ut->data());
     for (int first = 0; first < n_; first += chunk)
       k.forward(std::min(chunk, n_ - first), in(x) + first * in_row, u.data(), c.bt.data(), c.at.data(), work.data(),
                 y.data() + first * out_row);
-    for (Floats* f : {&u, &ut, &work}) give(*f);
+    for (Floats* f : {&u, &work}) give(*f);
     const TapeAct out = make(std::move(y), s.out_channels, x.height, x.width);
-    backward_.push_back([this, &k, s, x, out, w, module, chunk, in_row, out_row] {
+    backward_.push_back([this, &k, s, x, out, ut, module, chunk, in_row, out_row] {
       const Released released(*this, out);
       const float* dy = gradient(out);
-      if (!dy) return;
+      if (!dy) {
+        give(*ut);
+        return;
+      }
       const WinogradConstants& c = k.constants;
       const std::size_t weights = winograd_weight_floats(s);
-      Floats u = take(weights), ut = take(weights), work = take(winograd_work_floats(s, chunk)), sums[2] = {take(weights), take(weights)};
-      k.transform_weights(1, w, c.g.data(), work.data(), u.data(), ut.data());
+      Floats work = take(winograd_work_floats(s, chunk)), sums[2] = {take(weights), take(weights)};
       if (needs(x)) {
         Floats dx = take(floats(x.plane() * x.channels));
         for (int first = 0; first < n_; first += chunk)
-          k.input_gradient(std::min(chunk, n_ - first), dy + first * out_row, ut.data(), c.bt.data(), c.at.data(), work.data(),
+          k.input_gradient(std::min(chunk, n_ - first), dy + first * out_row, ut->data(), c.bt.data(), c.at.data(), work.data(),
                            dx.data() + first * in_row);
         accumulate(x, std::move(dx));
       }
@@ -288,8 +291,8 @@ class Tape final : public TrainingLayerOps<TapeAct> {
       for (int first = 0; first < n_; first += chunk, last = 1 - last)
         k.weight_gradient(std::min(chunk, n_ - first), in(x) + first * in_row, dy + first * out_row, c.bt.data(), c.at.data(),
                           work.data(), sums[last].data(), sums[1 - last].data());
-      k.finish_weight_gradient(1, sums[last].data(), c.g.data(), grad_of(module + ".weight"));
-      for (Floats* f : {&u, &ut, &work, &sums[0], &sums[1]}) give(*f);
+      k.finish_weight_gradient(1, sums[last].data(), c.g.data(), work.data(), grad_of(module + ".weight"));
+      for (Floats* f : {ut.get(), &work, &sums[0], &sums[1]}) give(*f);
     });
     return out;
   }

@@ -52,15 +52,16 @@ class Recorder final : public TrainingLayerOps<ActShape> {
                 0, {x.layer}, padded == 0, false, std::move(work)},
                {out_channels, x.height, x.width});
   }
-  // The Tape's calls (backprop.cpp): the filters transformed in the forward and again in the
-  // backward, the work array of one chunk of positions (winograd_chunk) in each.
+  // The Tape's calls (backprop.cpp): the filters transformed in the forward, which keeps their
+  // transpose for the input gradient, the work array of one chunk of positions
+  // (winograd_chunk) in each pass.
   ActShape add_winograd_conv(const std::string& module, const ActShape& x, const ConvShape& s) {
     const std::string n = kernel_name(s);
     const WinogradConvShape w = s.winograd_shape();
     const std::size_t weights = winograd_weight_floats(w);
     const int chunk = winograd_chunk(w, poly::CacheInfo::detect().l2 / 2, 1 << 20);
-    std::vector<LayerWorkspace> work{{"transformed weights", 0, 2 * weights, Use::kForward},
-                                     {"transformed weights", 0, 2 * weights, Use::kBackward},
+    std::vector<LayerWorkspace> work{{"transformed weights", 0, weights, Use::kForward},
+                                     {"transposed transformed weights", 0, weights, Use::kKept},
                                      {"transformed weight gradient", 0, 2 * weights, Use::kBackward},
                                      {"Winograd stages", 0, winograd_work_floats(w, chunk), Use::kForward},
                                      {"Winograd stages", 0, winograd_work_floats(w, chunk), Use::kBackward}};

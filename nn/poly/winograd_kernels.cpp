@@ -284,17 +284,35 @@ KernelWriter weight_gradient(const std::string& name, const WinogradConvShape& s
   return k;
 }
 
+// dw = Gᵀ dU G per filter, separably: Gᵀ over dU's rows (T1 [3][α][C][O]), G over their
+// columns (T2 [3][3][C][O]), both with the output channels innermost (the vector loops), then
+// T2 copied into dw's order. Work: 3·(α + 3)·C·O floats.
 KernelWriter finish_weight_gradient(const std::string& name, const WinogradConvShape& s) {
   const Tiling t(s);
-  const std::string a = str(t.alpha);
-  KernelWriter k(name, {{"du", rows({t.alpha, s.in_channels, s.out_channels})},
-                        {"g", rows({3})},
-                        {"dw", rows({s.in_channels, 3, 3}), true}});
+  const int C = s.in_channels, O = s.out_channels;
+  const long long filters = static_cast<long long>(C) * O;
+  WorkViews work;
+  work.add("T1", rows({t.alpha, C, O}), 3LL * t.alpha * filters);
+  work.add("T2", rows({3, C, O}), 9 * filters);
+  KernelWriter k(name, join({{"du", rows({t.alpha, C, O})},
+                             {"g", rows({3})},
+                             {"work", "", true},
+                             {"dw", rows({C, 3, 3}), true}},
+                            work.views()));
+  const std::string a = str(t.alpha), c = str(C), o = str(O);
   k.nest([=](ScopBuilder& b) {
-    b.for_("o", "0", str(s.out_channels)).for_("c", "0", str(s.in_channels)).for_("i", "0", "3").for_("j", "0", "3");
-    b.stmt("dw[o][c][i][j] = 0.0f").for_("a", "0", a).for_("b", "0", a);
-    b.stmt("dw[o][c][i][j] += g[a][i] * du[a][b][c][o] * g[b][j]").end().end();
+    b.for_("i", "0", "3").for_("b", "0", a).for_("c", "0", c).for_("o", "0", o);
+    b.stmt("T1[i][b][c][o] = 0.0f").for_("a", "0", a).stmt("T1[i][b][c][o] += g[a][i] * du[a][b][c][o]").end();
     b.end().end().end().end();
+  });
+  k.nest([=](ScopBuilder& b) {
+    b.for_("i", "0", "3").for_("j", "0", "3").for_("c", "0", c).for_("o", "0", o);
+    b.stmt("T2[i][j][c][o] = 0.0f").for_("b", "0", a).stmt("T2[i][j][c][o] += g[b][j] * T1[i][b][c][o]").end();
+    b.end().end().end().end();
+  });
+  k.nest([=](ScopBuilder& b) {
+    b.for_("o", "0", o).for_("c", "0", c).for_("i", "0", "3").for_("j", "0", "3");
+    b.stmt("dw[o][c][i][j] = T2[i][j][c][o]").end().end().end().end();
   });
   return k;
 }
@@ -340,7 +358,8 @@ long long weight_gradient_work(const Tiling& t, const WinogradConvShape& s) {
 std::size_t winograd_work_floats(const WinogradConvShape& s, int n) {
   const Tiling t(s);
   const long long most = std::max({forward_work(t, s), input_gradient_work(t, s), weight_gradient_work(t, s)});
-  const long long weights = (18LL + 6LL * t.alpha) * s.in_channels * s.out_channels;  // transform_weights's, called with N = 1
+  // transform_weights's (finish_weight_gradient needs less), called with N = 1
+  const long long weights = (18LL + 6LL * t.alpha) * s.in_channels * s.out_channels;
   return static_cast<std::size_t>(std::max(static_cast<long long>(std::max(n, 0)) * most, weights));
 }
 

@@ -51,8 +51,8 @@ struct WinogradConvKernels {
   // and previous apart: a caller summing chunks alternates two arrays)
   void (*weight_gradient)(int, const float* x, const float* dy, const float* bt, const float* at, float* work,
                           const float* previous, float* du);
-  // du, g → dw [O][C][3][3] (overwritten)
-  void (*finish_weight_gradient)(int, const float* du, const float* g, float* dw);
+  // du, g → dw [O][C][3][3] (overwritten); called with N = 1
+  void (*finish_weight_gradient)(int, const float* du, const float* g, float* work, float* dw);
   WinogradConstants constants;
 };
 

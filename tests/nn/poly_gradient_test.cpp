@@ -202,7 +202,7 @@ TEST_F(PolyGradientTest, Convolutions) {
 LayerUnderTest winograd_layer(const ConvShape& s, std::mt19937& rng, const std::string& n,
                               void (*transform)(int, In, In, Out, Out, Out), void (*forward)(int, In, In, In, In, Out, Out),
                               void (*input_gradient)(int, In, In, In, In, Out, Out),
-                              void (*weight_gradient)(int, In, In, In, In, Out, In, Out), void (*finish)(int, In, In, Out)) {
+                              void (*weight_gradient)(int, In, In, In, In, Out, In, Out), void (*finish)(int, In, In, Out, Out)) {
   const WinogradConvShape w = s.winograd_shape();
   const WinogradMatrices m = winograd_matrices(s.winograd);
   const std::size_t weights = winograd_weight_floats(w), work = winograd_work_floats(w, kBatch);
@@ -226,7 +226,7 @@ LayerUnderTest winograd_layer(const ConvShape& s, std::mt19937& rng, const std::
     const std::size_t in_row = in[0].size() / kBatch, out_row = dy.size() / kBatch;
     weight_gradient(kBatch - 1, in[0].data() + in_row, dy.data() + out_row, m.bt.data(), m.at.data(), scratch.data(), half.data(),
                     du.data());
-    finish(1, du.data(), m.g.data(), grads[1].data());
+    finish(1, du.data(), m.g.data(), scratch.data(), grads[1].data());
     return grads;
   };
   return layer;
@@ -239,7 +239,7 @@ TEST_F(PolyGradientTest, WinogradConvolutions) {
     const LayerUnderTest winograd = winograd_layer(
         s, rng, n, fn<In, In, Out, Out, Out>(n + "_transform_weights"), fn<In, In, In, In, Out, Out>(n + "_forward"),
         fn<In, In, In, In, Out, Out>(n + "_input_gradient"), fn<In, In, In, In, Out, In, Out>(n + "_weight_gradient"),
-        fn<In, In, Out>(n + "_finish_weight_gradient"));
+        fn<In, In, Out, Out>(n + "_finish_weight_gradient"));
     expect_gradients_match_differences(winograd, 6);
     // The same convolution as the direct kernels compute, outputs and gradients, to rounding.
     const LayerUnderTest plain = conv_layer(direct(s), rng, fn<In, In, In, Out, Out, Out>(d + "_forward"),

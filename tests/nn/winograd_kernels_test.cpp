@@ -70,7 +70,7 @@ Result run_winograd(const WinogradConvKernels& k, const WinogradConvShape& s, in
     k.weight_gradient(m, x.data() + f * in_row, dy.data() + f * out_row, c.bt.data(), c.at.data(), work.data(),
                       sums[last].data(), sums[1 - last].data());
   }
-  k.finish_weight_gradient(1, sums[last].data(), c.g.data(), r.dw.data());
+  k.finish_weight_gradient(1, sums[last].data(), c.g.data(), work.data(), r.dw.data());
   return r;
 }
 
