@@ -229,8 +229,10 @@ std::vector<KernelWriter> batch_norm_kernels(const BatchNormShape& s) {
           describe_channel_sum(b, C, S, "dgamma", "g[n][s][c] * " + centred, "dgamma[c] = dgamma[c] * invstd[c]");
         });
   }
-  const std::string dx = "gamma[c] * invstd[c] * (g[n][s][c] - dbeta[c] / " + count + " - " + centred + " * invstd[c] * dgamma[c] / " +
-                         count + ")";
+  // 1/count once for the whole sweep (a division per element would bound the sweep).
+  const std::string per_count = "(1.0f / " + count + ")";
+  const std::string dx = "gamma[c] * invstd[c] * (g[n][s][c] - dbeta[c] * " + per_count + " - " + centred +
+                         " * invstd[c] * dgamma[c] * " + per_count + ")";
   if (P > 0) {
     // The board cell s = h·W + w goes to dx[n][h + P][w + P], inside a zero border.
     auto cell = [=](std::string e) {
@@ -324,7 +326,7 @@ std::vector<KernelWriter> pool_kernels(const PlaneShape& s) {
       })
       .nest([=](ScopBuilder& b) {
         b.for_("n", "0", "N").for_("s", "0", str(S)).for_("c", "0", c);
-        b.stmt("dx[n][s][c] = (dy[n][c] + dy[n][" + c + " + c] * " + scale + ") / " + str(S) + ".0f + (x[n][s][c] == " + top +
+        b.stmt("dx[n][s][c] = (dy[n][c] + dy[n][" + c + " + c] * " + scale + ") * (1.0f / " + str(S) + ".0f) + (x[n][s][c] == " + top +
                " ? dy[n][2 * " + c + " + c] / ties[n][c] : 0.0f)");
         b.end().end().end();
       });
