@@ -26,9 +26,10 @@ std::string rows(std::initializer_list<long long> dims) {
 // The sizes every stage uses.
 struct Tiling {
   int m, alpha, th, tw, hp, wp;  // tile, input tile, tiles down and across, padded rows and columns
+  bool whole;                    // the tiles cover the board exactly (Go 9×9 with m = 3)
   explicit Tiling(const WinogradConvShape& s)
       : m(s.tile), alpha(s.tile + 2), th((s.height + s.tile - 1) / s.tile), tw((s.width + s.tile - 1) / s.tile),
-        hp(th * s.tile + 2), wp(tw * s.tile + 2) {}
+        hp(th * s.tile + 2), wp(tw * s.tile + 2), whole(th * s.tile == s.height && tw * s.tile == s.width) {}
 };
 
 // Per position, the floats of the transform of a C-channel input (padded copy, rows, tiles)
@@ -39,9 +40,11 @@ long long input_transform_floats(const Tiling& t, int c) {
 long long output_transform_floats(const Tiling& t, int k) {
   return static_cast<long long>(k) * (t.alpha * t.alpha * t.th * t.tw + t.m * t.alpha);
 }
-// The weight gradient's transform of dy: its copy on whole tiles, one tile's rows, tiles.
+// The weight gradient's transform of dy: its copy on whole tiles (unless the tiles cover the
+// board), one tile's rows, tiles.
 long long gradient_transform_floats(const Tiling& t, int k) {
-  return static_cast<long long>(k) * (t.th * t.m * t.tw * t.m + t.alpha * t.m + t.alpha * t.alpha * t.th * t.tw);
+  const long long copy = t.whole ? 0 : static_cast<long long>(t.th) * t.m * t.tw * t.m;
+  return static_cast<long long>(k) * (copy + t.alpha * t.m + t.alpha * t.alpha * t.th * t.tw);
 }
 
 // Views of `work`, one after another, each `per_position` floats for each of the N positions.
@@ -249,7 +252,7 @@ KernelWriter weight_gradient(const std::string& name, const WinogradConvShape& s
   work.add("xw", rows({t.hp, t.wp, C}), static_cast<long long>(t.hp) * t.wp * C);
   work.add("Rt", rows({t.alpha, t.alpha, C}), static_cast<long long>(t.alpha) * t.alpha * C);
   work.add("V", rows({t.alpha, t.alpha, tiles, C}), t.alpha * t.alpha * tiles * C);
-  work.add("dyw", rows({t.th * t.m, t.tw * t.m, O}), tiles * t.m * t.m * O);
+  if (!t.whole) work.add("dyw", rows({t.th * t.m, t.tw * t.m, O}), tiles * t.m * t.m * O);
   work.add("Qt", rows({t.alpha, t.m, O}), static_cast<long long>(t.alpha) * t.m * O);
   work.add("dM", rows({t.alpha, t.alpha, tiles, O}), t.alpha * t.alpha * tiles * O);
   KernelWriter k(name, join({{"x", rows({s.height, s.width, C})},
@@ -263,8 +266,8 @@ KernelWriter weight_gradient(const std::string& name, const WinogradConvShape& s
   const std::string a = str(t.alpha), m = str(t.m), o = str(O);
   k.nest([=](ScopBuilder& b) { describe_padding(b, "x", "xw", t, s.height, s.width, C); });
   describe_input_transform(k, t, C);
-  // dyw: dy on whole tiles, zero past the board.
-  k.nest([=](ScopBuilder& b) {
+  // dyw: dy on whole tiles, zero past the board (dy itself where the tiles cover the board).
+  if (!t.whole) k.nest([=](ScopBuilder& b) {
     const std::string outside = "h >= " + str(s.height) + " || w >= " + str(s.width);
     b.for_("n", "0", "N").for_("h", "0", str(t.th * t.m)).for_("w", "0", str(t.tw * t.m)).if_(outside).for_("o", "0", o);
     b.stmt("dyw[n][h][w][o] = 0.0f").end().end().end().end().end();
@@ -272,7 +275,8 @@ KernelWriter weight_gradient(const std::string& name, const WinogradConvShape& s
     b.stmt("dyw[n][h][w][o] = dy[n][h][w][o]").end().end().end().end();
   });
   // dM = A dY Aᵀ (A = (Aᵀ)ᵀ, α × m) of every tile of dyw (Qt: the tile's rows).
-  describe_tile_transform(k, t, transposed(winograd_matrices(t.m).at, t.m, t.alpha), t.alpha, t.m, "dyw", "Qt", "dM", O);
+  describe_tile_transform(k, t, transposed(winograd_matrices(t.m).at, t.m, t.alpha), t.alpha, t.m, t.whole ? "dy" : "dyw", "Qt",
+                          "dM", O);
   // dU = previous + Σ over positions and tiles of V·dM, per (a, b): a reduction over the batch.
   k.nest([=](ScopBuilder& b) {
     b.for_("a", "0", a).for_("b", "0", a).for_("c", "0", str(C)).for_("o", "0", o);

@@ -106,10 +106,11 @@ const BatchNormShape kNormOneSweep{3, 5, true, true, true};
 // A 3×3 convolution whose batch norm writes its output gradient with the zero border.
 const ConvShape kConvPadded{3, 5, 3, 4, 3, false, true};
 const BatchNormShape kNormPadded{5, 12, false, true, true, 4, 1};
-// Winograd F(m×m, 3×3) for each tile, on boards m divides and does not, and the direct
-// convolutions of the same shapes.
+// Winograd F(m×m, 3×3) for each tile, on boards m divides and does not, one whose tiles
+// cover it exactly (the weight gradient then reads dy in place), and the direct convolutions
+// of the same shapes.
 const ConvShape kWinograd2{3, 5, 5, 7, 3, false, false, 2}, kWinograd3{4, 3, 6, 4, 3, false, false, 3},
-    kWinograd4{3, 2, 5, 6, 3, false, false, 4};
+    kWinograd4{3, 2, 5, 6, 3, false, false, 4}, kWinogradWhole{3, 4, 4, 6, 3, false, false, 2};
 ConvShape direct(ConvShape s) {
   s.winograd = 0;
   return s;
@@ -125,7 +126,7 @@ class PolyGradientTest : public ::testing::Test {
   static void SetUpTestSuite() {
     LayerShapes shapes;
     shapes.convs = {kConv3, kConv1, kConvPadded};
-    for (const ConvShape& s : {kWinograd2, kWinograd3, kWinograd4}) shapes.convs.insert(shapes.convs.end(), {s, direct(s)});
+    for (const ConvShape& s : {kWinograd2, kWinograd3, kWinograd4, kWinogradWhole}) shapes.convs.insert(shapes.convs.end(), {s, direct(s)});
     shapes.batch_norms = {kNormResidualRelu, kNorm, kNormOneSweep, kNormPadded};
     shapes.linears = {kLinearRelu, kLinear};
     shapes.pools = {kPool};
@@ -234,7 +235,7 @@ LayerUnderTest winograd_layer(const ConvShape& s, std::mt19937& rng, const std::
 
 TEST_F(PolyGradientTest, WinogradConvolutions) {
   std::mt19937 rng(5);
-  for (const ConvShape& s : {kWinograd2, kWinograd3, kWinograd4}) {
+  for (const ConvShape& s : {kWinograd2, kWinograd3, kWinograd4, kWinogradWhole}) {
     const std::string n = kernel_name(s), d = kernel_name(direct(s));
     const LayerUnderTest winograd = winograd_layer(
         s, rng, n, fn<In, In, Out, Out, Out>(n + "_transform_weights"), fn<In, In, In, In, Out, Out>(n + "_forward"),
