@@ -229,7 +229,7 @@ std::vector<KernelWriter> batch_norm_kernels(const BatchNormShape& s) {
           describe_channel_sum(b, C, S, "dgamma", "g[n][s][c] * " + centred, "dgamma[c] = dgamma[c] * invstd[c]");
         });
   }
-  // 1/count once for the whole sweep (a division per element would bound the sweep).
+  // 1/count computed once for the whole sweep, a multiplication per element instead of a division.
   const std::string per_count = "(1.0f / " + count + ")";
   const std::string dx = "gamma[c] * invstd[c] * (g[n][s][c] - dbeta[c] * " + per_count + " - " + centred +
                          " * invstd[c] * dgamma[c] * " + per_count + ")";
