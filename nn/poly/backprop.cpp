@@ -258,13 +258,12 @@ class Tape final : public TrainingLayerOps<TapeAct> {
     const std::size_t in_row = static_cast<std::size_t>(x.plane() * s.in_channels),
                       out_row = static_cast<std::size_t>(x.plane() * s.out_channels);
     const int chunk = winograd_chunk(s, l2() / 2, n_);
-    const WinogradConstants& c = k.constants;
     Floats y = take(floats(x.plane() * s.out_channels)), u = take(winograd_weight_floats(s)),
            work = take(winograd_work_floats(s, chunk));
     auto ut = std::make_shared<Floats>(take(winograd_weight_floats(s)));
-    k.transform_weights(1, w, c.g.data(), work.data(), u.data(), ut->data());
+    k.transform_weights(1, w, k.g.data(), work.data(), u.data(), ut->data());
     for (int first = 0; first < n_; first += chunk)
-      k.forward(std::min(chunk, n_ - first), in(x) + first * in_row, u.data(), c.bt.data(), c.at.data(), work.data(),
+      k.forward(std::min(chunk, n_ - first), in(x) + first * in_row, u.data(), work.data(),
                 y.data() + first * out_row);
     for (Floats* f : {&u, &work}) give(*f);
     const TapeAct out = make(std::move(y), s.out_channels, x.height, x.width);
@@ -275,13 +274,12 @@ class Tape final : public TrainingLayerOps<TapeAct> {
         give(*ut);
         return;
       }
-      const WinogradConstants& c = k.constants;
-      const std::size_t weights = winograd_weight_floats(s);
+        const std::size_t weights = winograd_weight_floats(s);
       Floats work = take(winograd_work_floats(s, chunk)), sums[2] = {take(weights), take(weights)};
       if (needs(x)) {
         Floats dx = take(floats(x.plane() * x.channels));
         for (int first = 0; first < n_; first += chunk)
-          k.input_gradient(std::min(chunk, n_ - first), dy + first * out_row, ut->data(), c.bt.data(), c.at.data(), work.data(),
+          k.input_gradient(std::min(chunk, n_ - first), dy + first * out_row, ut->data(), work.data(),
                            dx.data() + first * in_row);
         accumulate(x, std::move(dx));
       }
@@ -289,9 +287,9 @@ class Tape final : public TrainingLayerOps<TapeAct> {
       std::fill(sums[0].begin(), sums[0].end(), 0.0f);
       int last = 0;
       for (int first = 0; first < n_; first += chunk, last = 1 - last)
-        k.weight_gradient(std::min(chunk, n_ - first), in(x) + first * in_row, dy + first * out_row, c.bt.data(), c.at.data(),
+        k.weight_gradient(std::min(chunk, n_ - first), in(x) + first * in_row, dy + first * out_row,
                           work.data(), sums[last].data(), sums[1 - last].data());
-      k.finish_weight_gradient(1, sums[last].data(), c.g.data(), work.data(), grad_of(module + ".weight"));
+      k.finish_weight_gradient(1, sums[last].data(), k.g.data(), work.data(), grad_of(module + ".weight"));
       for (Floats* f : {ut.get(), &work, &sums[0], &sums[1]}) give(*f);
     });
     return out;

@@ -633,7 +633,7 @@ PolyLayerKernels::PolyLayerKernels(const LayerShapes& shapes, const std::string&
       fn(w.transform_weights, n + "_transform_weights"), fn(w.forward, n + "_forward");
       fn(w.input_gradient, n + "_input_gradient"), fn(w.weight_gradient, n + "_weight_gradient");
       fn(w.finish_weight_gradient, n + "_finish_weight_gradient");
-      w.constants = winograd_constants(s.winograd);
+      w.g = winograd_filter_transform(s.winograd);
       continue;
     }
     fn(k.forward, n + "_forward"), fn(k.input_gradient, n + "_input_gradient"), fn(k.weight_gradient, n + "_weight_gradient");

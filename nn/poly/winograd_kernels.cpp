@@ -190,8 +190,6 @@ KernelWriter winograd_convolution(const std::string& name, const WinogradConvSha
   work.add("Pt", rows({t.m, t.alpha, out_channels}), static_cast<long long>(t.m) * t.alpha * out_channels);
   KernelWriter k(name, join({{x, rows({s.height, s.width, in_channels})},
                              {u, rows({t.alpha, in_channels, out_channels})},
-                             {"bt", rows({t.alpha})},
-                             {"at", rows({t.alpha})},
                              {"work", "", true},
                              {y, rows({s.height, s.width, out_channels}), true}},
                             work.views()));
@@ -257,8 +255,6 @@ KernelWriter weight_gradient(const std::string& name, const WinogradConvShape& s
   work.add("dM", rows({t.alpha, t.alpha, tiles, O}), t.alpha * t.alpha * tiles * O);
   KernelWriter k(name, join({{"x", rows({s.height, s.width, C})},
                              {"dy", rows({s.height, s.width, O})},
-                             {"bt", rows({t.alpha})},
-                             {"at", rows({t.alpha})},
                              {"work", "", true},
                              {"previous", rows({t.alpha, C, O})},
                              {"du", rows({t.alpha, C, O}), true}},
@@ -323,10 +319,9 @@ KernelWriter finish_weight_gradient(const std::string& name, const WinogradConvS
 
 }  // namespace
 
-WinogradConstants winograd_constants(int tile) {
-  const WinogradMatrices w = winograd_matrices(tile);
-  auto to_float = [](const std::vector<double>& v) { return std::vector<float>(v.begin(), v.end()); };
-  return {to_float(w.g), to_float(w.bt), to_float(w.at)};
+std::vector<float> winograd_filter_transform(int tile) {
+  const std::vector<double> g = winograd_matrices(tile).g;
+  return {g.begin(), g.end()};
 }
 
 std::vector<KernelWriter> winograd_conv_kernels(const WinogradConvShape& s, const std::string& name) {

@@ -33,27 +33,24 @@ struct WinogradConvShape {
   int in_channels = 0, out_channels = 0, height = 0, width = 0, tile = 0;  // tile m in {2, 3, 4}
 };
 
-// The transform matrices in float, row-major: g (G, α × 3), bt (Bᵀ, α × α), at (Aᵀ, m × α).
-struct WinogradConstants {
-  std::vector<float> g, bt, at;
-};
-WinogradConstants winograd_constants(int tile);
+// G (α × 3) in float, row-major: the filter transform's only run-time argument (Bᵀ and Aᵀ are
+// constants inside the kernels).
+std::vector<float> winograd_filter_transform(int tile);
 
 struct WinogradConvKernels {
   // w [O][C][3][3], g → u [α][α][C][O], ut [α][α][O][C] (w rotated by 180°, C and O swapped);
   // called with N = 1
   void (*transform_weights)(int, const float* w, const float* g, float* work, float* u, float* ut);
-  // x [N][H·W][C], u, bt, at → y [N][H·W][O]
-  void (*forward)(int, const float* x, const float* u, const float* bt, const float* at, float* work, float* y);
-  // dy [N][H·W][O], ut, bt, at → dx [N][H·W][C]
-  void (*input_gradient)(int, const float* dy, const float* ut, const float* bt, const float* at, float* work, float* dx);
-  // x, dy, bt, at, previous [α][α][C][O] → du = previous + the sum over these N positions (du
-  // and previous apart: a caller summing chunks alternates two arrays)
-  void (*weight_gradient)(int, const float* x, const float* dy, const float* bt, const float* at, float* work,
-                          const float* previous, float* du);
+  // x [N][H·W][C], u → y [N][H·W][O]
+  void (*forward)(int, const float* x, const float* u, float* work, float* y);
+  // dy [N][H·W][O], ut → dx [N][H·W][C]
+  void (*input_gradient)(int, const float* dy, const float* ut, float* work, float* dx);
+  // x, dy, previous [α][α][C][O] → du = previous + the sum over these N positions (du and
+  // previous apart: a caller summing chunks alternates two arrays)
+  void (*weight_gradient)(int, const float* x, const float* dy, float* work, const float* previous, float* du);
   // du, g → dw [O][C][3][3] (overwritten); called with N = 1
   void (*finish_weight_gradient)(int, const float* du, const float* g, float* work, float* dw);
-  WinogradConstants constants;
+  std::vector<float> g;  // winograd_filter_transform(tile)
 };
 
 // The functions' names: NAME_transform_weights, NAME_forward, NAME_input_gradient,

@@ -201,9 +201,9 @@ TEST_F(PolyGradientTest, Convolutions) {
 // The Winograd kernels of `s` as one layer: the filters transformed, then the forward; the
 // input gradient and the weight gradient, finished into the filters' layout.
 LayerUnderTest winograd_layer(const ConvShape& s, std::mt19937& rng, const std::string& n,
-                              void (*transform)(int, In, In, Out, Out, Out), void (*forward)(int, In, In, In, In, Out, Out),
-                              void (*input_gradient)(int, In, In, In, In, Out, Out),
-                              void (*weight_gradient)(int, In, In, In, In, Out, In, Out), void (*finish)(int, In, In, Out, Out)) {
+                              void (*transform)(int, In, In, Out, Out, Out), void (*forward)(int, In, In, Out, Out),
+                              void (*input_gradient)(int, In, In, Out, Out),
+                              void (*weight_gradient)(int, In, In, Out, In, Out), void (*finish)(int, In, In, Out, Out)) {
   const WinogradConvShape w = s.winograd_shape();
   const WinogradMatrices m = winograd_matrices(s.winograd);
   const std::size_t weights = winograd_weight_floats(w), work = winograd_work_floats(w, kBatch);
@@ -213,19 +213,19 @@ LayerUnderTest winograd_layer(const ConvShape& s, std::mt19937& rng, const std::
   layer.forward = [=](const Inputs& in) {
     Vec u(weights), ut(weights), scratch(work), y(out_size);
     transform(1, in[1].data(), m.g.data(), scratch.data(), u.data(), ut.data());
-    forward(kBatch, in[0].data(), u.data(), m.bt.data(), m.at.data(), scratch.data(), y.data());
+    forward(kBatch, in[0].data(), u.data(), scratch.data(), y.data());
     return y;
   };
   layer.backward = [=](const Inputs& in, const Vec& dy) {
     Vec u(weights), ut(weights), zero(weights), du(weights), scratch(work);
     Inputs grads{Vec(in[0].size()), Vec(in[1].size())};
     transform(1, in[1].data(), m.g.data(), scratch.data(), u.data(), ut.data());
-    input_gradient(kBatch, dy.data(), ut.data(), m.bt.data(), m.at.data(), scratch.data(), grads[0].data());
+    input_gradient(kBatch, dy.data(), ut.data(), scratch.data(), grads[0].data());
     // The batch's sum in two calls, the second adding to the first's.
     Vec half(weights);
-    weight_gradient(1, in[0].data(), dy.data(), m.bt.data(), m.at.data(), scratch.data(), zero.data(), half.data());
+    weight_gradient(1, in[0].data(), dy.data(), scratch.data(), zero.data(), half.data());
     const std::size_t in_row = in[0].size() / kBatch, out_row = dy.size() / kBatch;
-    weight_gradient(kBatch - 1, in[0].data() + in_row, dy.data() + out_row, m.bt.data(), m.at.data(), scratch.data(), half.data(),
+    weight_gradient(kBatch - 1, in[0].data() + in_row, dy.data() + out_row, scratch.data(), half.data(),
                     du.data());
     finish(1, du.data(), m.g.data(), scratch.data(), grads[1].data());
     return grads;
@@ -238,8 +238,8 @@ TEST_F(PolyGradientTest, WinogradConvolutions) {
   for (const ConvShape& s : {kWinograd2, kWinograd3, kWinograd4, kWinogradWhole}) {
     const std::string n = kernel_name(s), d = kernel_name(direct(s));
     const LayerUnderTest winograd = winograd_layer(
-        s, rng, n, fn<In, In, Out, Out, Out>(n + "_transform_weights"), fn<In, In, In, In, Out, Out>(n + "_forward"),
-        fn<In, In, In, In, Out, Out>(n + "_input_gradient"), fn<In, In, In, In, Out, In, Out>(n + "_weight_gradient"),
+        s, rng, n, fn<In, In, Out, Out, Out>(n + "_transform_weights"), fn<In, In, Out, Out>(n + "_forward"),
+        fn<In, In, Out, Out>(n + "_input_gradient"), fn<In, In, Out, In, Out>(n + "_weight_gradient"),
         fn<In, In, Out, Out>(n + "_finish_weight_gradient"));
     expect_gradients_match_differences(winograd, 6);
     // The same convolution as the direct kernels compute, outputs and gradients, to rounding.

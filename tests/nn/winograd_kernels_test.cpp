@@ -57,20 +57,19 @@ Result run_winograd(const WinogradConvKernels& k, const WinogradConvShape& s, in
                     const Floats& w, const Floats& dy) {
   const std::size_t weights = winograd_weight_floats(s);
   const std::size_t in_row = x.size() / static_cast<std::size_t>(n), out_row = dy.size() / static_cast<std::size_t>(n);
-  const WinogradConstants& c = k.constants;
   Result r{Floats(dy.size()), Floats(x.size()), Floats(w.size())};
   Floats u(weights), ut(weights), work(winograd_work_floats(s, chunk)), sums[2] = {Floats(weights), Floats(weights)};
-  k.transform_weights(1, w.data(), c.g.data(), work.data(), u.data(), ut.data());
+  k.transform_weights(1, w.data(), k.g.data(), work.data(), u.data(), ut.data());
   int last = 0;
   for (int first = 0; first < n; first += chunk, last = 1 - last) {
     const int m = std::min(chunk, n - first);
     const std::size_t f = static_cast<std::size_t>(first);
-    k.forward(m, x.data() + f * in_row, u.data(), c.bt.data(), c.at.data(), work.data(), r.y.data() + f * out_row);
-    k.input_gradient(m, dy.data() + f * out_row, ut.data(), c.bt.data(), c.at.data(), work.data(), r.dx.data() + f * in_row);
-    k.weight_gradient(m, x.data() + f * in_row, dy.data() + f * out_row, c.bt.data(), c.at.data(), work.data(),
+    k.forward(m, x.data() + f * in_row, u.data(), work.data(), r.y.data() + f * out_row);
+    k.input_gradient(m, dy.data() + f * out_row, ut.data(), work.data(), r.dx.data() + f * in_row);
+    k.weight_gradient(m, x.data() + f * in_row, dy.data() + f * out_row, work.data(),
                       sums[last].data(), sums[1 - last].data());
   }
-  k.finish_weight_gradient(1, sums[last].data(), c.g.data(), work.data(), r.dw.data());
+  k.finish_weight_gradient(1, sums[last].data(), k.g.data(), work.data(), r.dw.data());
   return r;
 }
 
