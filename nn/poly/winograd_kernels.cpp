@@ -66,15 +66,21 @@ std::vector<KernelArgument> join(std::vector<KernelArgument> a, const std::vecto
   return a;
 }
 
-// xw [N][hp][wp][C] = the channels-last `x` [N][height][width][C] with a zero border: one
-// cell above and left, up to the whole tiles below and right.
+// Boards whose copies and transforms are written here are declared by rows, each row's cells
+// and channels one index (cell · channels + channel: the same memory as [rows][cells][channels]),
+// so that a row's copy is one contiguous run rather than one per cell.
+std::string flat_rows(int rows, int cells, int channels) { return "[" + str(rows) + "][" + str(static_cast<long long>(cells) * channels) + "]"; }
+
+// xw [N][hp][wp·C] = the channels-last `x` [N][height][width·C] with a zero border: one cell
+// above and left, up to the whole tiles below and right.
 void describe_padding(ScopBuilder& b, const std::string& x, const std::string& xw, const Tiling& t, int height, int width,
                       int channels) {
-  const std::string border = "h < 1 || h > " + str(height) + " || w < 1 || w > " + str(width);
-  b.for_("n", "0", "N").for_("h", "0", str(t.hp)).for_("w", "0", str(t.wp)).if_(border).for_("c", "0", str(channels));
-  b.stmt(xw + "[n][h][w][c] = 0.0f").end().end().end().end().end();
-  b.for_("n", "0", "N").for_("h", "0", str(height)).for_("w", "0", str(width)).for_("c", "0", str(channels));
-  b.stmt(xw + "[n][h + 1][w + 1][c] = " + x + "[n][h][w][c]").end().end().end().end();
+  const std::string c = str(channels), row = str(static_cast<long long>(width) * channels);
+  const std::string border = "h < 1 || h > " + str(height) + " || j < " + c + " || j >= " + c + " + " + row;
+  b.for_("n", "0", "N").for_("h", "0", str(t.hp)).for_("j", "0", str(static_cast<long long>(t.wp) * channels)).if_(border);
+  b.stmt(xw + "[n][h][j] = 0.0f").end().end().end().end();
+  b.for_("n", "0", "N").for_("h", "0", str(height)).for_("j", "0", row);
+  b.stmt(xw + "[n][h + 1][" + c + " + j] = " + x + "[n][h][j]").end().end().end();
 }
 
 // Σ_i row[i] · term(i) in ascending i with the entries as constants: zeros left out, ±1 as
@@ -104,7 +110,7 @@ std::vector<double> transposed(const std::vector<double>& matrix, int rows, int 
 }
 
 // out[n][a][b][th·TW + tw][c] = (T d Tᵀ)[a][b] for every tile d (size × size cells at
-// (th·m, tw·m)) of `in` [N][rows][columns][channels], T a constant `t_rows` × size matrix,
+// (th·m, tw·m)) of `in` [N][rows][columns·channels], T a constant `t_rows` × size matrix,
 // one tile at a time: T over the tile's rows into `scratch` [N][t_rows][size][channels]
 // (reused by every tile of the position: it stays in L1), then over its columns. Each row
 // of T is a constant linear combination, all of them in one sweep over the channels so that
@@ -118,7 +124,7 @@ void describe_tile_transform(KernelWriter& k, const Tiling& t, const std::vector
         b.for_("j", "0", str(size)).for_("c", "0", c);
         for (int row = 0; row < t_rows; ++row)
           b.stmt(scratch + "[n][" + str(row) + "][j][c] = " + linear_combination(matrix, size, row, [&](int i) {
-                   return in + "[n][th * " + m + " + " + str(i) + "][tw * " + m + " + j][c]";
+                   return in + "[n][th * " + m + " + " + str(i) + "][(tw * " + m + " + j) * " + c + " + c]";
                  }));
         b.end().end();
         b.for_("a", "0", str(t_rows)).for_("c", "0", c);
@@ -181,14 +187,14 @@ KernelWriter winograd_convolution(const std::string& name, const WinogradConvSha
                                   const std::string& u, const std::string& y, int in_channels, int out_channels) {
   const Tiling t(s);
   WorkViews work;
-  work.add("xw", rows({t.hp, t.wp, in_channels}), static_cast<long long>(t.hp) * t.wp * in_channels);
+  work.add("xw", flat_rows(t.hp, t.wp, in_channels), static_cast<long long>(t.hp) * t.wp * in_channels);
   work.add("Rt", rows({t.alpha, t.alpha, in_channels}), static_cast<long long>(t.alpha) * t.alpha * in_channels);
   work.add("V", rows({t.alpha, t.alpha, t.th * t.tw, in_channels}),
            static_cast<long long>(t.alpha) * t.alpha * t.th * t.tw * in_channels);
   work.add("M", rows({t.th * t.tw, t.alpha, t.alpha, out_channels}),
            static_cast<long long>(t.alpha) * t.alpha * t.th * t.tw * out_channels);
   work.add("Pt", rows({t.m, t.alpha, out_channels}), static_cast<long long>(t.m) * t.alpha * out_channels);
-  KernelWriter k(name, join({{x, rows({s.height, s.width, in_channels})},
+  KernelWriter k(name, join({{x, flat_rows(s.height, s.width, in_channels)},
                              {u, rows({t.alpha, in_channels, out_channels})},
                              {"work", "", true},
                              {y, rows({s.height, s.width, out_channels}), true}},
@@ -247,14 +253,14 @@ KernelWriter weight_gradient(const std::string& name, const WinogradConvShape& s
   const int C = s.in_channels, O = s.out_channels;
   const long long tiles = static_cast<long long>(t.th) * t.tw;
   WorkViews work;
-  work.add("xw", rows({t.hp, t.wp, C}), static_cast<long long>(t.hp) * t.wp * C);
+  work.add("xw", flat_rows(t.hp, t.wp, C), static_cast<long long>(t.hp) * t.wp * C);
   work.add("Rt", rows({t.alpha, t.alpha, C}), static_cast<long long>(t.alpha) * t.alpha * C);
   work.add("V", rows({t.alpha, t.alpha, tiles, C}), t.alpha * t.alpha * tiles * C);
-  if (!t.whole) work.add("dyw", rows({t.th * t.m, t.tw * t.m, O}), tiles * t.m * t.m * O);
+  if (!t.whole) work.add("dyw", flat_rows(t.th * t.m, t.tw * t.m, O), tiles * t.m * t.m * O);
   work.add("Qt", rows({t.alpha, t.m, O}), static_cast<long long>(t.alpha) * t.m * O);
   work.add("dM", rows({t.alpha, t.alpha, tiles, O}), t.alpha * t.alpha * tiles * O);
-  KernelWriter k(name, join({{"x", rows({s.height, s.width, C})},
-                             {"dy", rows({s.height, s.width, O})},
+  KernelWriter k(name, join({{"x", flat_rows(s.height, s.width, C)},
+                             {"dy", flat_rows(s.height, s.width, O)},
                              {"work", "", true},
                              {"previous", rows({t.alpha, C, O})},
                              {"du", rows({t.alpha, C, O}), true}},
@@ -264,11 +270,12 @@ KernelWriter weight_gradient(const std::string& name, const WinogradConvShape& s
   describe_input_transform(k, t, C);
   // dyw: dy on whole tiles, zero past the board (dy itself where the tiles cover the board).
   if (!t.whole) k.nest([=](ScopBuilder& b) {
-    const std::string outside = "h >= " + str(s.height) + " || w >= " + str(s.width);
-    b.for_("n", "0", "N").for_("h", "0", str(t.th * t.m)).for_("w", "0", str(t.tw * t.m)).if_(outside).for_("o", "0", o);
-    b.stmt("dyw[n][h][w][o] = 0.0f").end().end().end().end().end();
-    b.for_("n", "0", "N").for_("h", "0", str(s.height)).for_("w", "0", str(s.width)).for_("o", "0", o);
-    b.stmt("dyw[n][h][w][o] = dy[n][h][w][o]").end().end().end().end();
+    const std::string row = str(static_cast<long long>(s.width) * O);
+    const std::string outside = "h >= " + str(s.height) + " || j >= " + row;
+    b.for_("n", "0", "N").for_("h", "0", str(t.th * t.m)).for_("j", "0", str(static_cast<long long>(t.tw) * t.m * O)).if_(outside);
+    b.stmt("dyw[n][h][j] = 0.0f").end().end().end().end();
+    b.for_("n", "0", "N").for_("h", "0", str(s.height)).for_("j", "0", row);
+    b.stmt("dyw[n][h][j] = dy[n][h][j]").end().end().end();
   });
   // dM = A dY Aᵀ (A = (Aᵀ)ᵀ, α × m) of every tile of dyw (Qt: the tile's rows).
   describe_tile_transform(k, t, transposed(winograd_matrices(t.m).at, t.m, t.alpha), t.alpha, t.m, t.whole ? "dy" : "dyw", "Qt",
