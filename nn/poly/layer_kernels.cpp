@@ -315,7 +315,8 @@ std::vector<KernelWriter> pool_kernels(const PlaneShape& s) {
     b.for_("n", "0", "N").for_("c", "0", c).stmt(mean + " = 0.0f");
     b.for_("s", "0", str(S)).stmt(mean + " += x[n][s][c]").end();
     b.stmt(mean + " = " + mean + " / " + str(S) + ".0f").stmt(scaled + " = " + mean + " * " + scale);
-    b.stmt(top + " = x[n][0][c]").for_("s", "1", str(S)).stmt(top + " = fmax(" + top + ", x[n][s][c])").end();
+    // Comparisons rather than fmax, which GCC calls in libm (NaN rules) for every element.
+    b.stmt(top + " = x[n][0][c]").for_("s", "1", str(S)).stmt(top + " = x[n][s][c] > " + top + " ? x[n][s][c] : " + top).end();
     b.end().end();
   });
   out.emplace_back(name + "_backward", std::vector<KernelArgument>{{"x", act}, {"y", pooled}, {"dy", pooled}, {"ties", rows({C}), true}, {"dx", act, true}});
@@ -411,7 +412,7 @@ std::vector<KernelWriter> cross_entropy_kernels(const MatrixShape& s) {
   k[0]
       .nest([=](ScopBuilder& b) {
         b.for_("n", "0", "N").for_("r", "0", R).stmt("work[n][r][0] = x[n][r][0]");
-        b.for_("l", "1", L).stmt("work[n][r][0] = fmax(work[n][r][0], x[n][r][l])").end().end().end();
+        b.for_("l", "1", L).stmt("work[n][r][0] = x[n][r][l] > work[n][r][0] ? x[n][r][l] : work[n][r][0]").end().end().end();
       })
       .nest([=](ScopBuilder& b) {
         b.for_("n", "0", "N").for_("r", "0", R).stmt("work[n][r][1] = 0.0f");

@@ -328,7 +328,9 @@ void describe_pool(LayerProgram& p, const Tensor& in, const Tensor& out) {
   p.b.stmt(scaled + " = " + mean + " * " + scale);
   p.b.stmt(top + " = " + x + "[n]" + at(in, "0", "0", "o"));
   p.b.for_("h", "0", str(in.height)).for_("w", "0", str(in.width));
-  p.b.stmt(top + " = fmaxf(" + top + ", " + x + "[n]" + at(in, "h", "w", "o") + ")").end().end();
+  // A comparison rather than fmaxf: GCC calls libm's fmaxf (NaN rules) for every element.
+  const std::string element = x + "[n]" + at(in, "h", "w", "o");
+  p.b.stmt(top + " = " + element + " > " + top + " ? " + element + " : " + top).end().end();
   p.b.end();
 }
 
