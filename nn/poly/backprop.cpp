@@ -274,7 +274,7 @@ class Tape final : public TrainingLayerOps<TapeAct> {
         give(*ut);
         return;
       }
-        const std::size_t weights = winograd_weight_floats(s);
+      const std::size_t weights = winograd_weight_floats(s);
       Floats work = take(winograd_work_floats(s, chunk)), sums[2] = {take(weights), take(weights)};
       if (needs(x)) {
         Floats dx = take(floats(x.plane() * x.channels));

@@ -69,7 +69,9 @@ std::vector<KernelArgument> join(std::vector<KernelArgument> a, const std::vecto
 // Boards whose copies and transforms are written here are declared by rows, each row's cells
 // and channels one index (cell · channels + channel: the same memory as [rows][cells][channels]),
 // so that a row's copy is one contiguous run rather than one per cell.
-std::string flat_rows(int rows, int cells, int channels) { return "[" + str(rows) + "][" + str(static_cast<long long>(cells) * channels) + "]"; }
+std::string flat_rows(int rows, int cells, int channels) {
+  return "[" + str(rows) + "][" + str(static_cast<long long>(cells) * channels) + "]";
+}
 
 // xw [N][hp][wp·C] = the channels-last `x` [N][height][width·C] with a zero border: one cell
 // above and left, up to the whole tiles below and right.
