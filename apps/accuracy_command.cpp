@@ -91,6 +91,13 @@ void add_accuracy_command(CLI::App& app) {
       o.solve_seconds = args->solve_seconds;
       if (!args->plies.empty()) std::tie(o.min_ply, o.max_ply) = parse_plies(args->plies);
       o.stop = &stop;
+      // Labelling takes minutes at a solve budget of seconds: tell how far it is, once a second.
+      double last_report = 0;
+      o.on_labelled = [&last_report, count = o.count](int labelled, double seconds) {
+        if (seconds - last_report < 1 && labelled < count) return;
+        last_report = seconds;
+        std::fprintf(stderr, "labelled %d of %d positions (%.1f s)\n", labelled, count, seconds);
+      };
       solve::GenerateStats stats;
       set = solve::generate_positions(*game, o, &stats);
       std::fprintf(stderr, "%zu positions labelled in %.1f s (skipped: %d over the solve budget, %d where every move is equal)%s\n",

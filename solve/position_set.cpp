@@ -130,6 +130,7 @@ PositionSet generate_positions(const games::Game& game, const GenerateOptions& o
     p.moves = s.moves;
     p.one_ply = found_by_one_ply(*state, s.moves, s.value);
     set.positions.push_back(std::move(p));
+    if (o.on_labelled) o.on_labelled(static_cast<int>(set.positions.size()), elapsed());
   }
   local.seconds = elapsed();
   if (stats) *stats = local;

@@ -16,6 +16,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,8 @@ struct GenerateOptions {
   double total_seconds = 0;   // stop with the positions labelled so far after this (0: none)
   // Set from another thread (Ctrl-C): stop with the positions labelled so far.
   const std::atomic<bool>* stop = nullptr;
+  // Called after each labelled position with the number labelled so far and the seconds spent.
+  std::function<void(int labelled, double seconds)> on_labelled;
 };
 
 struct GenerateStats {

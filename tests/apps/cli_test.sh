@@ -261,7 +261,11 @@ expect_err "is a directory"
 "$pz" accuracy --game connect4 --player random --positions generate:1000000 --plies 20-30 --save "$tmp/part.jsonl" \
   >"$tmp/part.out" 2>"$tmp/part.err" &
 part_pid=$!
-sleep 3  # past start-up, when the handler is installed
+# Interrupt once two positions are labelled (the progress line says so), however busy the machine.
+for _ in $(seq 600); do
+  grep -Eq '^labelled ([2-9]|[1-9][0-9]+) of' "$tmp/part.err" && break
+  sleep 0.1
+done
 kill -INT $part_pid
 wait $part_pid || fail "accuracy stopped by Ctrl-C exited $?"
 grep -q "stopped by Ctrl-C" "$tmp/part.err" || fail "accuracy's Ctrl-C message is missing: $(cat "$tmp/part.err")"

@@ -29,8 +29,18 @@ GenerateOptions late_connect4(int count) {
 TEST(AccuracyTest, ThePerfectPlayerIsAlwaysRight) {
   register_solver_player();
   const auto game = games::make_game("connect4");
-  const PositionSet set = generate_positions(*game, late_connect4(30));
+  GenerateOptions o = late_connect4(30);
+  std::vector<int> reported;  // progress: once a labelled position, counting up to the set
+  double last_seconds = 0;
+  o.on_labelled = [&](int labelled, double seconds) {
+    reported.push_back(labelled);
+    EXPECT_GE(seconds, last_seconds);
+    last_seconds = seconds;
+  };
+  const PositionSet set = generate_positions(*game, o);
   ASSERT_EQ(set.positions.size(), 30u);
+  ASSERT_EQ(reported.size(), 30u);
+  for (int i = 0; i < 30; ++i) EXPECT_EQ(reported[i], i + 1);
   const AccuracyReport r = measure_accuracy(*game, set, "solver");
   EXPECT_EQ(r.all.positions, 30);
   EXPECT_EQ(r.all.correct, 30);
