@@ -10,6 +10,7 @@
 #include "apps/commands.h"
 #include "apps/game_args.h"
 #include "arena/player_factory.h"
+#include "nn/progress.h"
 #include "solve/accuracy.h"
 #include "util/error.h"
 #include "util/stop_signal.h"
@@ -91,15 +92,15 @@ void add_accuracy_command(CLI::App& app) {
       o.solve_seconds = args->solve_seconds;
       if (!args->plies.empty()) std::tie(o.min_ply, o.max_ply) = parse_plies(args->plies);
       o.stop = &stop;
-      // Labelling takes minutes at a solve budget of seconds: tell how far it is, once a second.
-      double last_report = 0;
-      o.on_labelled = [&last_report, count = o.count](int labelled, double seconds) {
-        if (seconds - last_report < 1 && labelled < count) return;
-        last_report = seconds;
-        std::fprintf(stderr, "labelled %d of %d positions (%.1f s)\n", labelled, count, seconds);
+      // Labelling takes minutes at a solve budget of seconds: the trainer's progress line says how far it is.
+      nn::Progress progress(false);
+      o.on_labelled = [&progress, count = o.count](int labelled, double seconds) {
+        progress.update("labelled " + std::to_string(labelled) + " of " + std::to_string(count) + " positions (" +
+                        nn::format_duration(seconds) + ")");
       };
       solve::GenerateStats stats;
       set = solve::generate_positions(*game, o, &stats);
+      progress.finish();
       std::fprintf(stderr, "%zu positions labelled in %.1f s (skipped: %d over the solve budget, %d where every move is equal)%s\n",
                    set.positions.size(), stats.seconds, stats.skipped_over_budget, stats.skipped_no_choice,
                    stats.stopped ? "; stopped by Ctrl-C" : "");

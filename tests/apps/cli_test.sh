@@ -261,9 +261,9 @@ expect_err "is a directory"
 "$pz" accuracy --game connect4 --player random --positions generate:1000000 --plies 20-30 --save "$tmp/part.jsonl" \
   >"$tmp/part.out" 2>"$tmp/part.err" &
 part_pid=$!
-# Interrupt once two positions are labelled (the progress line says so), however busy the machine.
+# Interrupt once a position is labelled (the progress line says so), however busy the machine.
 for _ in $(seq 600); do
-  grep -Eq '^labelled ([2-9]|[1-9][0-9]+) of' "$tmp/part.err" && break
+  grep -Eq '^labelled [1-9][0-9]* of' "$tmp/part.err" && break
   sleep 0.1
 done
 kill -INT $part_pid
