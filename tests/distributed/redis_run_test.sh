@@ -183,8 +183,16 @@ echo "learner killed at step $last; newest checkpoint at step $ckpt_step"
 "${learner[@]}" >"$tmp/learner2.log" 2>&1 &
 learner_pid=$!
 pids+=("$learner_pid")
-wait_until 60 "s['learner']['step'] >= $ckpt_step + 20" || fail "the learner did not resume: $(tail -5 "$tmp/learner2.log")"
+# The killed learner's last status may already show a step past the checkpoint (it ran on
+# between the read of metrics.jsonl and the kill), so wait for the new learner's own word
+# before reading its progress from Redis.
+for _ in $(seq 1 600); do
+  grep -q "resumed $run at step $ckpt_step" "$tmp/learner2.log" && break
+  kill -0 "$learner_pid" 2>/dev/null || break
+  sleep 0.1
+done
 grep -q "resumed $run at step $ckpt_step" "$tmp/learner2.log" || fail "no resume message: $(cat "$tmp/learner2.log")"
+wait_until 60 "s['learner']['step'] >= $ckpt_step + 20" || fail "the learner did not resume: $(tail -5 "$tmp/learner2.log")"
 version=$(field 's["model"]["version"]')
 wait_until 30 "s['actors'][0]['version'] >= $version" || fail "the actor did not pick up the resumed learner's model"
 
