@@ -48,7 +48,7 @@ TrainBenchResult measure_training(const nn::TrainConfig& config, double seconds)
 
   // Self-play: the actors run until the engine is cancelled; positions (searched moves) are
   // counted as they are played, games as they end.
-  nn::ReplayBuffer buffer(*game, 1 << 16);
+  nn::ReplayBuffer buffer(*game, 1 << 16, config.network.auxiliary());
   std::mutex mutex;
   std::atomic<std::int64_t> positions{0}, games{0};
   const auto start = Clock::now();
