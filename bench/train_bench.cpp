@@ -38,10 +38,7 @@ TrainBenchResult measure_training(const nn::TrainConfig& config, double seconds)
   lc.scheduler = config.scheduler;
   lc.backend = config.learner_backend;
   const auto learner = nn::make_training_learner(*game, lc, config.seed);
-  nn::InferenceOptions io;
-  io.max_batch = config.actor_threads * config.selfplay.games_per_actor * config.selfplay.leaves_per_tree;
-  io.cache_entries = config.cache_entries;
-  io.backend.name = config.backend;
+  const nn::InferenceOptions io = nn::selfplay_inference_options(config, config.actor_threads);
   nn::InferenceEngine engine(*game, config.network, learner->current_weights(), io);
   mcts::BatchingEvaluator batching(engine, static_cast<std::size_t>(io.max_batch), std::chrono::microseconds(2000),
                                    config.actor_threads);

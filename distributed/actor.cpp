@@ -269,11 +269,7 @@ ActorResult Actor::run() {
   if (options_.stop != nullptr && options_.stop->load()) return result_;
   result_.last_version = version_;
 
-  nn::InferenceOptions io;
-  io.max_batch = options_.threads * config_.selfplay.games_per_actor * config_.selfplay.leaves_per_tree;
-  io.cache_entries = config_.cache_entries;
-  io.backend.name = config_.backend;
-  io.backend.threads = config_.backend_threads;
+  const nn::InferenceOptions io = nn::selfplay_inference_options(config_, options_.threads);
   engine_ = std::make_unique<nn::InferenceEngine>(*game_, config_.network, weights, io);
   progress_.message("model version " + std::to_string(version_.load()) + ", network backend " + engine_->backend_name());
   batching_ = std::make_unique<mcts::BatchingEvaluator>(*engine_, static_cast<std::size_t>(io.max_batch),

@@ -3,8 +3,9 @@
 // Self-play runs several actor threads, each advancing many trees in lockstep; a network
 // is only efficient on large batches. Callers block in evaluate() while their requests wait
 // in a queue; a batch is cut when it holds `max_batch` requests, when every expected client
-// is waiting (nobody else could add to it), or when the oldest waiting caller has waited
-// `max_wait`. The caller that cuts a batch runs the backend itself on the merged requests
+// is waiting or running a batch of its own (nobody else could add to it) and the backend
+// has a free concurrent call (Evaluator::concurrent_calls), or when the oldest waiting
+// caller has waited `max_wait`. The caller that cuts a batch runs the backend itself on the merged requests
 // (a combining queue: no extra thread, no hand-off latency), then wakes the callers whose
 // requests it served. Results go straight into each request's own buffers.
 #pragma once
@@ -43,7 +44,8 @@ class BatchingEvaluator final : public Evaluator {
     std::exception_ptr error;  // the backend's exception, rethrown in every caller it served
   };
   bool batch_ready() const;
-  void run_batch(std::unique_lock<std::mutex>& lock);
+  // Runs `own` (queued) with others from the front of the queue.
+  void run_batch(std::unique_lock<std::mutex>& lock, Ticket& own);
 
   Evaluator& backend_;
   const std::size_t max_batch_;
@@ -53,6 +55,7 @@ class BatchingEvaluator final : public Evaluator {
   std::condition_variable done_;
   std::deque<Ticket*> queue_;
   std::size_t queued_requests_ = 0;
+  int running_batches_ = 0, running_clients_ = 0;  // batches in the backend, their callers
   Stats stats_;
 };
 

@@ -38,6 +38,10 @@ class Evaluator {
  public:
   virtual ~Evaluator() = default;
   virtual void evaluate(std::span<const EvalRequest> batch) = 0;
+  // How many evaluate() calls make progress at once (each on its caller's thread); a
+  // caller beyond that waits for one to finish. BatchingEvaluator cuts a batch without
+  // waiting for busy callers while one of these is free.
+  virtual int concurrent_calls() const { return 1; }
 };
 
 // Uniform priors, and `value` for every seat: the "no knowledge" evaluator (search

@@ -947,11 +947,7 @@ TrainResult Trainer::run() {
     publish_weights();
     return run_loop();
   }
-  InferenceOptions io;
-  io.max_batch = config_.actor_threads * config_.selfplay.games_per_actor * config_.selfplay.leaves_per_tree;
-  io.cache_entries = config_.cache_entries;
-  io.backend.name = config_.backend;
-  io.backend.threads = config_.backend_threads;
+  const InferenceOptions io = selfplay_inference_options(config_, config_.actor_threads);
   engine_ = std::make_unique<InferenceEngine>(*game_, config_.network, learner_->current_weights(), io);
   progress_.message("self-play network backend: " + engine_->backend_name());
   if (config_.gate) {  // the actors start on the network as it is: the first best model

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <thread>
 
@@ -133,36 +134,65 @@ TEST(Parallel, TreeReuseAcrossThreadedSearches) {
   EXPECT_EQ(state->returns()[0], 0.0);
 }
 
-TEST(BatchingEvaluator, MergesCallsFromManyThreads) {
+// `threads` clients each make `calls` calls of `per_call` Connect Four requests through
+// `batching`; returns how many values differ from `expected`.
+int run_clients(BatchingEvaluator& batching, int threads, int calls, int per_call, float expected) {
   auto game = games::make_game("connect4");
-  UniformEvaluator uniform(0.25f);
-  CountingEvaluator backend(uniform);
-  constexpr int kThreads = 4, kCalls = 50, kPerCall = 4;
-  BatchingEvaluator batching(backend, kThreads * kPerCall, std::chrono::milliseconds(50), kThreads);
   std::vector<std::thread> pool;
   std::atomic<int> wrong{0};
-  for (int t = 0; t < kThreads; ++t) {
+  for (int t = 0; t < threads; ++t) {
     pool.emplace_back([&] {
       auto state = game->new_initial_state();
       const std::vector<games::Action> legal = state->legal_actions();
-      std::vector<float> priors(kPerCall * legal.size()), values(kPerCall * 2);
+      std::vector<float> priors(static_cast<std::size_t>(per_call) * legal.size()), values(static_cast<std::size_t>(per_call) * 2);
       std::vector<EvalRequest> requests;
-      for (int i = 0; i < kPerCall; ++i) {
+      for (int i = 0; i < per_call; ++i) {
         requests.push_back({state.get(), legal, priors.data() + i * legal.size(), values.data() + 2 * i});
       }
-      for (int call = 0; call < kCalls; ++call) {
+      for (int call = 0; call < calls; ++call) {
         std::fill(values.begin(), values.end(), 0.0f);
         batching.evaluate(requests);
-        for (float v : values) wrong += v != 0.25f;
+        for (float v : values) wrong += v != expected;
       }
     });
   }
   for (auto& th : pool) th.join();
-  EXPECT_EQ(wrong.load(), 0);
+  return wrong.load();
+}
+
+TEST(BatchingEvaluator, MergesCallsFromManyThreads) {
+  UniformEvaluator uniform(0.25f);
+  CountingEvaluator backend(uniform);
+  constexpr int kThreads = 4, kCalls = 50, kPerCall = 4;
+  BatchingEvaluator batching(backend, kThreads * kPerCall, std::chrono::milliseconds(50), kThreads);
+  EXPECT_EQ(run_clients(batching, kThreads, kCalls, kPerCall, 0.25f), 0);
   const auto stats = batching.stats();
   EXPECT_EQ(stats.requests, kThreads * kCalls * kPerCall);
   EXPECT_EQ(backend.requests.load(), kThreads * kCalls * kPerCall);
   EXPECT_GT(stats.mean_batch(), 1.5 * kPerCall);  // calls from different threads were merged
+}
+
+// A backend that runs two calls at once: each client's batch runs beside the other's
+// instead of being merged into it or waiting for it.
+TEST(BatchingEvaluator, RunsClientsSideBySideOnAConcurrentBackend) {
+  class SlowConcurrent final : public Evaluator {
+   public:
+    void evaluate(std::span<const EvalRequest> batch) override {
+      const int now = ++inside;
+      int seen = most.load();
+      while (now > seen && !most.compare_exchange_weak(seen, now)) {}
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      UniformEvaluator(0.5f).evaluate(batch);
+      --inside;
+    }
+    int concurrent_calls() const override { return 2; }
+    std::atomic<int> inside{0}, most{0};
+  } backend;
+  constexpr int kThreads = 2, kCalls = 20, kPerCall = 4;
+  BatchingEvaluator batching(backend, kThreads * kPerCall, std::chrono::milliseconds(500), kThreads);
+  EXPECT_EQ(run_clients(batching, kThreads, kCalls, kPerCall, 0.5f), 0);
+  EXPECT_EQ(batching.stats().batches, kThreads * kCalls);  // one client's call a batch, never merged
+  EXPECT_EQ(backend.most.load(), 2);                       // and the two ran at once
 }
 
 TEST(BatchingEvaluator, PassesBackendErrorsToEveryCaller) {

@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <thread>
 #include <tuple>
 
 #include "games/registry.h"
@@ -162,6 +164,59 @@ TEST_F(NnTest, EngineGivesNormalisedPriorsOverLegalMovesAndCachesByHash) {
 
   engine.cancel();
   EXPECT_THROW(engine.evaluate(again), Cancelled);
+}
+
+// Two lanes: two threads evaluate at once and get exactly what one lane gives; a publish()
+// in the middle of their evaluations leaves no answer of the old network in the cache.
+TEST_F(NnTest, EngineLanesEvaluateAtOnceWithTheSameAnswers) {
+  const auto game = games::make_game("connect4");
+  auto net = make_network(small_net(), game->info());
+  auto other = make_network(small_net(), game->info());
+  InferenceOptions one{64, 1024};
+  InferenceOptions two = one;
+  two.lanes = 2;
+  InferenceEngine single(*game, net->config(), export_weights(*net), one);
+  InferenceEngine fresh(*game, net->config(), export_weights(*other), one);  // the published net, uncached
+  InferenceEngine lanes(*game, net->config(), export_weights(*net), two);
+  EXPECT_EQ(lanes.concurrent_calls(), 2);
+  std::vector<std::unique_ptr<games::State>> states;
+  for (int i = 0; i < 49; ++i) {
+    states.push_back(game->new_initial_state());
+    states.back()->apply_action(i % 7);
+    states.back()->apply_action(i / 7);
+  }
+  const auto legal = game->new_initial_state()->legal_actions();
+  // Priors then values of every state, evaluated one state a call by `threads` threads.
+  const auto answers = [&](InferenceEngine& engine, int threads) {
+    std::vector<float> out(states.size() * 9);
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        for (std::size_t i = static_cast<std::size_t>(t); i < states.size(); i += static_cast<std::size_t>(threads)) {
+          const mcts::EvalRequest r{states[i].get(), legal, &out[i * 9], &out[i * 9 + 7]};
+          engine.evaluate(std::span<const mcts::EvalRequest>(&r, 1));
+        }
+      });
+    }
+    for (auto& th : pool) th.join();
+    return out;
+  };
+  const auto expected = answers(single, 1);
+  EXPECT_EQ(answers(lanes, 2), expected);
+  EXPECT_EQ(lanes.stats().forwards, 49);
+  EXPECT_EQ(answers(lanes, 2), expected);  // from the cache now, as far as it holds them
+  EXPECT_EQ(answers(single, 1), expected);
+  EXPECT_GT(lanes.stats().cache_hits, 0);
+  EXPECT_EQ(lanes.stats().cache_hits, single.stats().cache_hits);
+
+  std::atomic<bool> stop{false};
+  std::thread evaluating([&] {
+    while (!stop.load()) answers(lanes, 2);
+  });
+  lanes.publish(export_weights(*other));
+  stop.store(true);
+  evaluating.join();
+  EXPECT_EQ(answers(lanes, 2), answers(fresh, 1));
 }
 
 TEST_F(NnTest, CheckpointRoundTripsWeightsConfigAndProvenance) {
