@@ -5,9 +5,11 @@
 // in a queue; a batch is cut when it holds `max_batch` requests, when every expected client
 // is waiting or running a batch of its own (nobody else could add to it) and the backend
 // has a free concurrent call (Evaluator::concurrent_calls), or when the oldest waiting
-// caller has waited `max_wait`. The caller that cuts a batch runs the backend itself on the merged requests
-// (a combining queue: no extra thread, no hand-off latency), then wakes the callers whose
-// requests it served. Results go straight into each request's own buffers.
+// caller has waited `max_wait`. The caller that cuts a batch runs the backend itself on its
+// own requests and others' (a combining queue: no extra thread, no hand-off latency), then
+// wakes the callers whose requests it served. A backend with several concurrent calls gets
+// batches of the callers' share of one call, which run side by side. Results go straight
+// into each request's own buffers.
 #pragma once
 
 #include <chrono>
