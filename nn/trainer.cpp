@@ -432,8 +432,8 @@ void Trainer::stop_diverged(const TrainingDiverged& e) {
 }
 
 void Trainer::start_actors() {
-  const auto max_batch = static_cast<std::size_t>(config_.actor_threads * config_.selfplay.games_per_actor *
-                                                  config_.selfplay.leaves_per_tree);
+  const auto max_batch =
+      static_cast<std::size_t>(selfplay_inference_options(config_, config_.actor_threads).max_batch);
   batching_ = std::make_unique<mcts::BatchingEvaluator>(*engine_, max_batch, std::chrono::microseconds(2000),
                                                         config_.actor_threads);
   for (int t = 0; t < config_.actor_threads; ++t) {
