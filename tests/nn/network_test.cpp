@@ -206,8 +206,12 @@ TEST_F(NnTest, EngineLanesEvaluateAtOnceWithTheSameAnswers) {
   EXPECT_EQ(lanes.stats().forwards, 49);
   EXPECT_EQ(answers(lanes, 2), expected);  // from the cache now, as far as it holds them
   EXPECT_EQ(answers(single, 1), expected);
-  EXPECT_GT(lanes.stats().cache_hits, 0);
-  EXPECT_EQ(lanes.stats().cache_hits, single.stats().cache_hits);
+  // The cache is direct-mapped: of positions that share a slot, the one written last stays,
+  // so with two threads the surviving one depends on their order. One thread in the same order
+  // both times hits exactly the positions that have a slot to themselves; two lanes hit those
+  // at least (they share one cache), and perhaps a survivor of a shared slot besides.
+  EXPECT_GT(single.stats().cache_hits, 0);
+  EXPECT_GE(lanes.stats().cache_hits, single.stats().cache_hits);
 
   std::atomic<bool> stop{false};
   std::thread evaluating([&] {
